@@ -1,0 +1,84 @@
+//! BOOLEAN chunks: PLAIN bit-packed values (not RLE: Iceberg's vectorized reader and others
+//! reject RLE booleans), no dictionary, no bloom filter.
+
+use super::{ChunkCore, ChunkWriter, FinishedChunk};
+use crate::column::{bit, ColumnData, ColumnView};
+use crate::encoding::plain::PlainBooleanEncoder;
+use crate::encoding::Encoding;
+use crate::error::Result;
+use crate::statistics::PageStats;
+
+pub(crate) struct BooleanWriter {
+    core: ChunkCore,
+    values: PlainBooleanEncoder,
+    seen_false: bool,
+    seen_true: bool,
+    body: Vec<u8>,
+}
+
+impl BooleanWriter {
+    pub fn new(core: ChunkCore) -> Self {
+        BooleanWriter {
+            core,
+            values: PlainBooleanEncoder::default(),
+            seen_false: false,
+            seen_true: false,
+            body: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, v: bool) {
+        self.values.put(v);
+        self.seen_true |= v;
+        self.seen_false |= !v;
+    }
+}
+
+impl ChunkWriter for BooleanWriter {
+    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
+        let ColumnData::Boolean(values) = col.data else {
+            unreachable!("validated before writing")
+        };
+        self.core.put_levels(col.validity, start, end);
+        for i in start..end {
+            if col.validity.is_none_or(|v| bit(v, i)) {
+                self.put(bit(values, i));
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_page(&mut self) -> Result<()> {
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        self.values.finish_into(&mut body);
+        let min_max = (self.seen_false || self.seen_true)
+            .then(|| (vec![!self.seen_false as u8], vec![self.seen_true as u8]));
+        self.seen_false = false;
+        self.seen_true = false;
+        let stats = PageStats {
+            null_count: self.core.page_nulls as u64,
+            min_max,
+            unordered_values: false,
+        };
+        let r = self.core.write_data_page(Encoding::Plain, &body, stats);
+        self.body = body;
+        r
+    }
+
+    fn finish(&mut self) -> Result<FinishedChunk> {
+        if self.core.page_rows > 0 {
+            self.flush_page()?;
+        }
+        self.core.finish(None)
+    }
+
+    fn page_buffered_size(&self) -> usize {
+        self.core.levels_buffered() + self.values.encoded_len()
+    }
+
+    fn core(&self) -> &ChunkCore {
+        &self.core
+    }
+}

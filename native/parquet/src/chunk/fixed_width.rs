@@ -1,0 +1,389 @@
+//! INT32 / INT64 / FLOAT / DOUBLE chunks (and everything Spark stores in them: bytes, shorts,
+//! dates, timestamps, narrow decimals). RLE_DICTIONARY first; DELTA_BINARY_PACKED (integers) or
+//! PLAIN / BYTE_STREAM_SPLIT (floats) after a fallback or with the dictionary off.
+
+use super::{ChunkCore, ChunkWriter, FinishedChunk};
+use crate::column::{bit, ColumnData, ColumnView};
+use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
+use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
+use crate::encoding::dictionary::FixedDict;
+use crate::encoding::rle::RleEncoder;
+use crate::encoding::{bit_width, Encoding};
+use crate::error::Result;
+use crate::options::WriterOptions;
+use crate::statistics::{NumMinMax, PageStats};
+
+/// The native value types of fixed-width columns.
+pub(crate) trait Native: Copy + PartialOrd + Send + 'static {
+    const WIDTH: usize;
+    const INTEGER: bool;
+    fn to_bits(self) -> u64;
+    fn from_bits(b: u64) -> Self;
+    fn to_i64(self) -> i64;
+    fn is_nan(self) -> bool;
+    /// Plain encoding of a statistics bound; floats write -0.0 as min and +0.0 as max of zero.
+    fn stat_bytes(self, is_max: bool) -> Vec<u8>;
+    fn slice<'a>(data: &ColumnData<'a>) -> &'a [Self];
+    fn put_plain(self, out: &mut Vec<u8>);
+    fn zero() -> Self;
+}
+
+macro_rules! int_native {
+    ($t:ty, $variant:ident, $u:ty) => {
+        impl Native for $t {
+            const WIDTH: usize = std::mem::size_of::<$t>();
+            const INTEGER: bool = true;
+            #[inline]
+            fn to_bits(self) -> u64 {
+                self as $u as u64
+            }
+            #[inline]
+            fn from_bits(b: u64) -> Self {
+                b as $u as $t
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline]
+            fn is_nan(self) -> bool {
+                false
+            }
+            fn stat_bytes(self, _: bool) -> Vec<u8> {
+                self.to_le_bytes().to_vec()
+            }
+            fn slice<'a>(data: &ColumnData<'a>) -> &'a [Self] {
+                match data {
+                    ColumnData::$variant(v) => v,
+                    _ => unreachable!("validated before writing"),
+                }
+            }
+            #[inline]
+            fn put_plain(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn zero() -> Self {
+                0
+            }
+        }
+    };
+}
+
+macro_rules! float_native {
+    ($t:ty, $variant:ident) => {
+        impl Native for $t {
+            const WIDTH: usize = std::mem::size_of::<$t>();
+            const INTEGER: bool = false;
+            #[inline]
+            fn to_bits(self) -> u64 {
+                <$t>::to_bits(self) as u64
+            }
+            #[inline]
+            fn from_bits(b: u64) -> Self {
+                <$t>::from_bits(b as _)
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                <$t>::to_bits(self) as i64
+            }
+            #[inline]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn stat_bytes(self, is_max: bool) -> Vec<u8> {
+                let v = if self == 0.0 {
+                    if is_max {
+                        0.0
+                    } else {
+                        -0.0
+                    }
+                } else {
+                    self
+                };
+                v.to_le_bytes().to_vec()
+            }
+            fn slice<'a>(data: &ColumnData<'a>) -> &'a [Self] {
+                match data {
+                    ColumnData::$variant(v) => v,
+                    _ => unreachable!("validated before writing"),
+                }
+            }
+            #[inline]
+            fn put_plain(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn zero() -> Self {
+                0.0
+            }
+        }
+    };
+}
+
+int_native!(i32, Int32, u32);
+int_native!(i64, Int64, u64);
+float_native!(f32, Float);
+float_native!(f64, Double);
+
+enum Fallback {
+    Delta(DeltaBinaryPackedEncoder),
+    Plain(Vec<u8>),
+    Split(ByteStreamSplitEncoder),
+}
+
+impl Fallback {
+    fn encoding(&self) -> Encoding {
+        match self {
+            Fallback::Delta(_) => Encoding::DeltaBinaryPacked,
+            Fallback::Plain(_) => Encoding::Plain,
+            Fallback::Split(_) => Encoding::ByteStreamSplit,
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        match self {
+            Fallback::Delta(e) => e.encoded_len(),
+            Fallback::Plain(v) => v.len(),
+            Fallback::Split(e) => e.encoded_len(),
+        }
+    }
+
+    fn finish_into(&mut self, out: &mut Vec<u8>) {
+        match self {
+            Fallback::Delta(e) => e.finish_into(out),
+            Fallback::Plain(v) => {
+                out.extend_from_slice(v);
+                v.clear();
+            }
+            Fallback::Split(e) => e.finish_into(out),
+        }
+    }
+}
+
+pub(crate) struct FixedWidthWriter<T: Native> {
+    core: ChunkCore,
+    dictionary_enabled: bool,
+    max_dictionary_bytes: usize,
+    /// Values go to the dictionary (true) or to the fallback encoder.
+    in_dictionary: bool,
+    first_page: bool,
+    dict: FixedDict,
+    dict_bytes: usize,
+    /// Dictionary entries referenced by pages already written.
+    last_used_entries: usize,
+    used_dictionary: bool,
+    ids: Vec<u32>,
+    raw_size: usize,
+    fallback: Fallback,
+    minmax: NumMinMax<T>,
+    nan_seen: bool,
+    body: Vec<u8>,
+}
+
+impl<T: Native> FixedWidthWriter<T> {
+    pub fn new(
+        core: ChunkCore,
+        opts: &WriterOptions,
+        dictionary: bool,
+        byte_stream_split: bool,
+    ) -> Self {
+        let fallback = if byte_stream_split {
+            Fallback::Split(ByteStreamSplitEncoder::new(T::WIDTH))
+        } else if T::INTEGER {
+            Fallback::Delta(if T::WIDTH == 4 {
+                DeltaBinaryPackedEncoder::new_i32()
+            } else {
+                DeltaBinaryPackedEncoder::new_i64()
+            })
+        } else {
+            Fallback::Plain(Vec::new())
+        };
+        FixedWidthWriter {
+            core,
+            dictionary_enabled: dictionary,
+            max_dictionary_bytes: opts.dictionary_page_size,
+            in_dictionary: dictionary,
+            first_page: true,
+            dict: FixedDict::new(),
+            dict_bytes: 0,
+            last_used_entries: 0,
+            used_dictionary: false,
+            ids: Vec::new(),
+            raw_size: 0,
+            fallback,
+            minmax: NumMinMax::new(T::zero()),
+            nan_seen: false,
+            body: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn put_fallback(&mut self, v: T) {
+        match &mut self.fallback {
+            Fallback::Delta(e) => e.put(v.to_i64()),
+            Fallback::Plain(out) => v.put_plain(out),
+            Fallback::Split(e) => {
+                let mut b = [0u8; 8];
+                b[..T::WIDTH].copy_from_slice(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+                e.put(&b[..T::WIDTH]);
+            }
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, v: T) {
+        self.raw_size += T::WIDTH;
+        if v.is_nan() {
+            self.nan_seen = true;
+        } else {
+            self.minmax.update(v);
+        }
+        if self.in_dictionary {
+            let (id, new) = self.dict.insert(v.to_bits());
+            self.ids.push(id);
+            if new {
+                self.dict_bytes += T::WIDTH;
+                if self.core.has_bloom() {
+                    self.core
+                        .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+                }
+                if self.dict_bytes > self.max_dictionary_bytes {
+                    self.fall_back();
+                }
+            }
+        } else {
+            if self.core.has_bloom() {
+                self.core
+                    .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+            }
+            self.put_fallback(v);
+        }
+    }
+
+    /// Re-encodes the current page's values with the fallback encoding; earlier pages keep
+    /// the dictionary (parquet-java's `fallBackAllValuesTo`).
+    fn fall_back(&mut self) {
+        self.in_dictionary = false;
+        let ids = std::mem::take(&mut self.ids);
+        for &id in &ids {
+            let v = T::from_bits(self.dict.values()[id as usize]);
+            self.put_fallback(v);
+        }
+        if self.last_used_entries == 0 {
+            self.dict.clear();
+            self.dict_bytes = 0;
+        }
+    }
+
+    fn page_stats(&mut self) -> PageStats {
+        let min_max = self.minmax.any.then(|| {
+            (
+                self.minmax.min.stat_bytes(false),
+                self.minmax.max.stat_bytes(true),
+            )
+        });
+        let stats = PageStats {
+            null_count: self.core.page_nulls as u64,
+            min_max,
+            unordered_values: self.nan_seen && !self.minmax.any,
+        };
+        self.minmax = NumMinMax::new(T::zero());
+        self.nan_seen = false;
+        stats
+    }
+}
+
+impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
+    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
+        let values = T::slice(&col.data);
+        self.core.put_levels(col.validity, start, end);
+        match col.validity {
+            None => {
+                for &v in &values[start..end] {
+                    self.put(v);
+                }
+            }
+            Some(valid) => {
+                for (i, &v) in values.iter().enumerate().take(end).skip(start) {
+                    if bit(valid, i) {
+                        self.put(v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_page(&mut self) -> Result<()> {
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        let mut encoding = self.fallback.encoding();
+        if self.in_dictionary {
+            let max_id = self.dict.len() as i64 - 1;
+            let width = if max_id < 0 {
+                32
+            } else {
+                bit_width(max_id as u64)
+            };
+            body.push(width as u8);
+            let mut rle = RleEncoder::new(width);
+            for &id in &self.ids {
+                rle.put(id);
+            }
+            body.extend_from_slice(&rle.finish());
+            if self.first_page && body.len() + self.dict_bytes >= self.raw_size {
+                body.clear();
+                self.fall_back();
+            } else {
+                encoding = Encoding::RleDictionary;
+                self.last_used_entries = self.dict.len();
+                self.used_dictionary = true;
+            }
+        }
+        if !self.in_dictionary {
+            self.fallback.finish_into(&mut body);
+        }
+        self.ids.clear();
+        self.raw_size = 0;
+        self.first_page = false;
+        let stats = self.page_stats();
+        let r = self.core.write_data_page(encoding, &body, stats);
+        self.body = body;
+        r
+    }
+
+    fn finish(&mut self) -> Result<FinishedChunk> {
+        if self.core.page_rows > 0 {
+            self.flush_page()?;
+        }
+        let dictionary = self.used_dictionary.then(|| {
+            let mut page = Vec::with_capacity(self.last_used_entries * T::WIDTH);
+            for &b in &self.dict.values()[..self.last_used_entries] {
+                T::from_bits(b).put_plain(&mut page);
+            }
+            page
+        });
+        let chunk = self
+            .core
+            .finish(dictionary.as_deref().map(|p| (p, self.last_used_entries)))?;
+        self.dict.clear();
+        self.dict_bytes = 0;
+        self.last_used_entries = 0;
+        self.used_dictionary = false;
+        self.in_dictionary = self.dictionary_enabled;
+        self.first_page = true;
+        Ok(chunk)
+    }
+
+    fn page_buffered_size(&self) -> usize {
+        let values = if self.dictionary_enabled {
+            self.raw_size
+        } else {
+            self.fallback.encoded_len()
+        };
+        self.core.levels_buffered() + values
+    }
+
+    fn core(&self) -> &ChunkCore {
+        &self.core
+    }
+}

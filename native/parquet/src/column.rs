@@ -1,0 +1,214 @@
+//! Borrowed column buffers in Arrow's memory layout: what a caller (the JVM through JNI, a
+//! test, the CLI) hands to [`crate::FileWriter::write_batch`].
+//!
+//! For a batch of `n` rows, each column is:
+//!
+//! * `validity`: `None` when no value is null, else a bitmap of at least `ceil(n / 8)` bytes,
+//!   bit `i` (byte `i / 8`, bit `i % 8`, least significant first) set when row `i` holds a value.
+//!   A required (non-nullable) column must not have a null.
+//! * `data`, by physical type:
+//!   * BOOLEAN: a bitmap of at least `ceil(n / 8)` bytes, same bit order as validity.
+//!   * INT32 / INT64 / FLOAT / DOUBLE: `n` values (native little-endian), one per row; the slot
+//!     of a null row is present and ignored. INT8/INT16/DATE/DECIMAL(p<=9) are INT32 values;
+//!     timestamps and DECIMAL(p<=18) are INT64 values.
+//!   * BYTE_ARRAY: `n + 1` offsets (`i32`, non-decreasing, the first at least 0) into `data`;
+//!     row `i` is `data[offsets[i]..offsets[i + 1]]`. A null row's range is ignored but must
+//!     still be in order.
+//!   * FIXED_LEN_BYTE_ARRAY of width `w` and INT96 (`w` = 12): `n * w` bytes, row `i` at
+//!     `data[i * w..(i + 1) * w]`. Decimals are big-endian two's complement, as Parquet stores
+//!     them; INT96 is Parquet's little-endian nanos-of-day + Julian day.
+//!
+//! Buffers are only read during the call; the writer copies what it keeps.
+
+use crate::error::{Error, Result};
+use crate::schema::{Field, PhysicalType};
+
+#[derive(Clone, Copy, Debug)]
+pub enum ColumnData<'a> {
+    Boolean(&'a [u8]),
+    Int32(&'a [i32]),
+    Int64(&'a [i64]),
+    Float(&'a [f32]),
+    Double(&'a [f64]),
+    Binary { offsets: &'a [i32], data: &'a [u8] },
+    FixedBinary { width: usize, data: &'a [u8] },
+}
+
+impl ColumnData<'_> {
+    fn kind(&self) -> &'static str {
+        match self {
+            ColumnData::Boolean(_) => "boolean bitmap",
+            ColumnData::Int32(_) => "int32 values",
+            ColumnData::Int64(_) => "int64 values",
+            ColumnData::Float(_) => "float values",
+            ColumnData::Double(_) => "double values",
+            ColumnData::Binary { .. } => "binary offsets and data",
+            ColumnData::FixedBinary { .. } => "fixed-width bytes",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ColumnView<'a> {
+    pub validity: Option<&'a [u8]>,
+    pub data: ColumnData<'a>,
+}
+
+impl<'a> ColumnView<'a> {
+    pub fn new(data: ColumnData<'a>) -> Self {
+        ColumnView {
+            validity: None,
+            data,
+        }
+    }
+
+    pub fn with_validity(mut self, validity: Option<&'a [u8]>) -> Self {
+        self.validity = validity;
+        self
+    }
+}
+
+/// `n` rows of every column of the schema, in schema order.
+#[derive(Clone, Debug)]
+pub struct Batch<'a> {
+    pub num_rows: usize,
+    pub columns: Vec<ColumnView<'a>>,
+}
+
+#[inline]
+pub(crate) fn bit(bitmap: &[u8], i: usize) -> bool {
+    bitmap[i >> 3] & (1 << (i & 7)) != 0
+}
+
+/// Number of set bits among the first `n` bits.
+pub(crate) fn count_set_bits(bitmap: &[u8], start: usize, end: usize) -> usize {
+    let mut count = 0;
+    let mut i = start;
+    while i < end && i & 7 != 0 {
+        count += bit(bitmap, i) as usize;
+        i += 1;
+    }
+    let full_end = end & !7;
+    if i < full_end {
+        count += bitmap[i >> 3..full_end >> 3]
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>();
+        i = full_end;
+    }
+    while i < end {
+        count += bit(bitmap, i) as usize;
+        i += 1;
+    }
+    count
+}
+
+fn bitmap_len(n: usize) -> usize {
+    n.div_ceil(8)
+}
+
+/// Checks one column of a batch against its field. Everything the chunk writers index is
+/// checked here, so they may index without further checks.
+pub(crate) fn validate(field: &Field, col: &ColumnView, n: usize) -> Result<()> {
+    let name = field.name.as_str();
+    let short = |what: &str, have: usize, need: usize| {
+        Err(Error::input(
+            name,
+            format!("{what} holds {have} entries but {need} are needed for {n} rows"),
+        ))
+    };
+    if let Some(v) = col.validity {
+        if v.len() < bitmap_len(n) {
+            return short("validity bitmap (bytes)", v.len(), bitmap_len(n));
+        }
+        if !field.nullable && count_set_bits(v, 0, n) != n {
+            return Err(Error::input(
+                name,
+                "a null in a required (non-nullable) column",
+            ));
+        }
+    }
+    let mismatch = || {
+        Err(Error::input(
+            name,
+            format!("{} column given {}", field.physical.name(), col.data.kind()),
+        ))
+    };
+    match (field.physical, col.data) {
+        (PhysicalType::Boolean, ColumnData::Boolean(b)) => {
+            if b.len() < bitmap_len(n) {
+                return short("boolean bitmap (bytes)", b.len(), bitmap_len(n));
+            }
+        }
+        (PhysicalType::Int32, ColumnData::Int32(v)) if v.len() < n => {
+            return short("values", v.len(), n)
+        }
+        (PhysicalType::Int64, ColumnData::Int64(v)) if v.len() < n => {
+            return short("values", v.len(), n)
+        }
+        (PhysicalType::Float, ColumnData::Float(v)) if v.len() < n => {
+            return short("values", v.len(), n)
+        }
+        (PhysicalType::Double, ColumnData::Double(v)) if v.len() < n => {
+            return short("values", v.len(), n)
+        }
+        (PhysicalType::Int32, ColumnData::Int32(_))
+        | (PhysicalType::Int64, ColumnData::Int64(_))
+        | (PhysicalType::Float, ColumnData::Float(_))
+        | (PhysicalType::Double, ColumnData::Double(_)) => {}
+        (PhysicalType::ByteArray, ColumnData::Binary { offsets, data }) => {
+            if offsets.len() < n + 1 {
+                return short("offsets", offsets.len(), n + 1);
+            }
+            if offsets[0] < 0 {
+                return Err(Error::input(
+                    name,
+                    format!("first offset {} is negative", offsets[0]),
+                ));
+            }
+            if let Some(i) = offsets[..=n].windows(2).position(|w| w[1] < w[0]) {
+                return Err(Error::input(
+                    name,
+                    format!(
+                        "offsets not monotone at row {i}: {} then {}",
+                        offsets[i],
+                        offsets[i + 1]
+                    ),
+                ));
+            }
+            let last = offsets[n] as usize;
+            if last > data.len() {
+                return Err(Error::input(
+                    name,
+                    format!("offset {last} points past the {} data bytes", data.len()),
+                ));
+            }
+        }
+        (
+            PhysicalType::FixedLenByteArray(_) | PhysicalType::Int96,
+            ColumnData::FixedBinary { width, data },
+        ) => {
+            let want = match field.physical {
+                PhysicalType::FixedLenByteArray(w) => w,
+                _ => 12,
+            };
+            if width != want {
+                return Err(Error::input(
+                    name,
+                    format!(
+                        "fixed width {width} given, {} needs {want}",
+                        field.physical.name()
+                    ),
+                ));
+            }
+            let need = n
+                .checked_mul(width)
+                .ok_or_else(|| Error::input(name, "size overflows"))?;
+            if data.len() < need {
+                return short("fixed-width data (bytes)", data.len(), need);
+            }
+        }
+        _ => return mismatch(),
+    }
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! Page compression for every codec Spark writes. One `Compressor` per column chunk writer, so
+//! codec contexts are reused from page to page.
+
+use crate::options::Codec;
+use std::io::Write;
+
+/// Largest uncompressed piece of one Hadoop LZ4 block; Hadoop's decompressor buffer is 256 KiB.
+const LZ4_HADOOP_CHUNK: usize = 128 * 1024;
+
+pub struct Compressor {
+    codec: Codec,
+    zstd: Option<zstd::bulk::Compressor<'static>>,
+    snappy: snap::raw::Encoder,
+}
+
+impl Compressor {
+    pub fn new(codec: Codec) -> std::io::Result<Self> {
+        let zstd = match codec {
+            Codec::Zstd(level) => Some(zstd::bulk::Compressor::new(level)?),
+            _ => None,
+        };
+        Ok(Compressor {
+            codec,
+            zstd,
+            snappy: snap::raw::Encoder::new(),
+        })
+    }
+
+    pub fn codec(&self) -> Codec {
+        self.codec
+    }
+
+    /// Appends `input` compressed to `out`.
+    pub fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self.codec {
+            Codec::Uncompressed => out.extend_from_slice(input),
+            Codec::Snappy => {
+                let start = out.len();
+                out.resize(start + snap::raw::max_compress_len(input.len()), 0);
+                let n = self
+                    .snappy
+                    .compress(input, &mut out[start..])
+                    .map_err(std::io::Error::other)?;
+                out.truncate(start + n);
+            }
+            Codec::Gzip(level) => {
+                let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::new(level));
+                enc.write_all(input)?;
+                enc.finish()?;
+            }
+            Codec::Zstd(_) => {
+                let z = self.zstd.as_mut().expect("zstd context made in new");
+                let start = out.len();
+                out.resize(start + zstd::zstd_safe::compress_bound(input.len()), 0);
+                let n = z.compress_to_buffer(input, &mut out[start..])?;
+                out.truncate(start + n);
+            }
+            Codec::Lz4Raw => {
+                let start = out.len();
+                out.resize(
+                    start + lz4_flex::block::get_maximum_output_size(input.len()),
+                    0,
+                );
+                let n = lz4_flex::block::compress_into(input, &mut out[start..])
+                    .map_err(std::io::Error::other)?;
+                out.truncate(start + n);
+            }
+            Codec::Lz4Hadoop => {
+                // Hadoop's BlockCompressorStream framing: per block, big-endian uncompressed
+                // length, big-endian compressed length, raw LZ4 block.
+                for piece in input.chunks(LZ4_HADOOP_CHUNK) {
+                    out.extend_from_slice(&(piece.len() as u32).to_be_bytes());
+                    let len_at = out.len();
+                    out.extend_from_slice(&[0; 4]);
+                    let start = out.len();
+                    out.resize(
+                        start + lz4_flex::block::get_maximum_output_size(piece.len()),
+                        0,
+                    );
+                    let n = lz4_flex::block::compress_into(piece, &mut out[start..])
+                        .map_err(std::io::Error::other)?;
+                    out.truncate(start + n);
+                    out[len_at..len_at + 4].copy_from_slice(&(n as u32).to_be_bytes());
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,91 @@
+//! Little-endian bit packing of groups of 8 values, as Parquet's RLE/bit-packed hybrid and
+//! DELTA_BINARY_PACKED miniblocks store them (first value in the lowest bits).
+
+/// Packs 8 values of `width` bits (0..=64) into exactly `width` bytes appended to `out`.
+#[inline]
+pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
+    if width == 0 {
+        return;
+    }
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let mut acc: u128 = 0;
+    let mut bits = 0u32;
+    for &v in values {
+        acc |= ((v & mask) as u128) << bits;
+        bits += width;
+        while bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
+        }
+    }
+    let rem = bits.div_ceil(8) as usize;
+    out.extend_from_slice(&(acc as u64).to_le_bytes()[..rem]);
+}
+
+/// Packs 8 values of up to 32 bits.
+#[inline]
+pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
+    if width == 0 {
+        return;
+    }
+    let mut acc: u64 = 0;
+    let mut bits = 0u32;
+    for &v in values {
+        acc |= (v as u64) << bits;
+        bits += width;
+        if bits >= 32 {
+            out.extend_from_slice(&(acc as u32).to_le_bytes());
+            acc >>= 32;
+            bits -= 32;
+        }
+    }
+    let rem = bits.div_ceil(8) as usize;
+    out.extend_from_slice(&(acc as u32).to_le_bytes()[..rem]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unpack(bytes: &[u8], width: u32, i: usize) -> u64 {
+        let mut v = 0u64;
+        for b in 0..width as usize {
+            let pos = i * width as usize + b;
+            if bytes[pos / 8] >> (pos % 8) & 1 == 1 {
+                v |= 1 << b;
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn pack_roundtrip_every_width() {
+        for width in 0..=64u32 {
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            let vals: [u64; 8] = std::array::from_fn(|i| {
+                (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1)) & mask
+            });
+            let mut out = Vec::new();
+            pack8(&vals, width, &mut out);
+            assert_eq!(out.len(), width as usize);
+            for (i, v) in vals.iter().enumerate() {
+                assert_eq!(unpack(&out, width, i), *v, "width {width} value {i}");
+            }
+            if width <= 32 {
+                let v32: [u32; 8] = std::array::from_fn(|i| vals[i] as u32);
+                let mut out32 = Vec::new();
+                pack8_u32(&v32, width, &mut out32);
+                assert_eq!(out32, out, "width {width}");
+            }
+        }
+    }
+}

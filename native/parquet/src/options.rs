@@ -1,0 +1,205 @@
+//! Writer options, with parquet-java's defaults and its configuration names in the docs.
+
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+
+/// Compression codec of every column chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    Uncompressed,
+    Snappy,
+    /// gzip with the given level (1..=9; Hadoop's default is 6).
+    Gzip(u32),
+    /// zstd with the given level (`parquet.compression.codec.zstd.level`, default 3).
+    Zstd(i32),
+    /// LZ4 in Hadoop's block framing: what Spark's `lz4` writes.
+    Lz4Hadoop,
+    Lz4Raw,
+}
+
+impl Codec {
+    pub(crate) fn thrift_id(self) -> i32 {
+        match self {
+            Codec::Uncompressed => 0,
+            Codec::Snappy => 1,
+            Codec::Gzip(_) => 2,
+            Codec::Lz4Hadoop => 5,
+            Codec::Zstd(_) => 6,
+            Codec::Lz4Raw => 7,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Uncompressed => "UNCOMPRESSED",
+            Codec::Snappy => "SNAPPY",
+            Codec::Gzip(_) => "GZIP",
+            Codec::Lz4Hadoop => "LZ4",
+            Codec::Zstd(_) => "ZSTD",
+            Codec::Lz4Raw => "LZ4_RAW",
+        }
+    }
+
+    /// Parses Spark's / parquet-java's codec names (case-insensitive).
+    pub fn parse(name: &str) -> Result<Codec> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "none" | "uncompressed" => Codec::Uncompressed,
+            "snappy" => Codec::Snappy,
+            "gzip" => Codec::Gzip(6),
+            "zstd" => Codec::Zstd(3),
+            "lz4" => Codec::Lz4Hadoop,
+            "lz4_raw" | "lz4raw" => Codec::Lz4Raw,
+            other => return Err(Error::Options(format!("unsupported codec '{other}'"))),
+        })
+    }
+}
+
+/// Bloom filter settings of one column (`parquet.bloom.filter.*`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BloomFilterOptions {
+    /// `parquet.bloom.filter.expected.ndv#col`: sizes the filter from the expected distinct count.
+    pub ndv: Option<u64>,
+    /// `parquet.bloom.filter.fpp#col`, default 0.01.
+    pub fpp: f64,
+    /// `parquet.bloom.filter.adaptive.enabled`: keep several candidate sizes, write the smallest
+    /// that holds the distinct values seen.
+    pub adaptive: bool,
+    /// `parquet.bloom.filter.candidates.number#col`, default 5.
+    pub candidates: usize,
+}
+
+impl Default for BloomFilterOptions {
+    fn default() -> Self {
+        BloomFilterOptions {
+            ndv: None,
+            fpp: 0.01,
+            adaptive: false,
+            candidates: 5,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct WriterOptions {
+    pub codec: Codec,
+    /// `parquet.page.size`: a page ends once its raw (plain) size reaches this.
+    pub page_size: usize,
+    /// `parquet.dictionary.page.size`: the dictionary falls back once it outgrows this.
+    pub dictionary_page_size: usize,
+    /// `parquet.block.size`.
+    pub row_group_size: usize,
+    /// `parquet.page.row.count.limit`.
+    pub page_row_limit: usize,
+    /// `parquet.block.row.count.limit`.
+    pub row_group_row_limit: usize,
+    /// `parquet.enable.dictionary`.
+    pub dictionary_enabled: bool,
+    /// Per-column overrides of `dictionary_enabled` (`parquet.enable.dictionary#col`).
+    pub dictionary_columns: HashMap<String, bool>,
+    /// `parquet.column.statistics.enabled`; the chunk null count is always written.
+    pub statistics_enabled: bool,
+    /// Columns with BYTE_STREAM_SPLIT as the fallback encoding (FLOAT/DOUBLE/INT32/INT64/FLBA).
+    pub byte_stream_split_columns: Vec<String>,
+    /// `parquet.bloom.filter.enabled#col` and its settings.
+    pub bloom_filters: HashMap<String, BloomFilterOptions>,
+    /// `parquet.bloom.filter.max.bytes`.
+    pub bloom_filter_max_bytes: usize,
+    /// `parquet.columnindex.truncate.length`.
+    pub column_index_truncate_length: usize,
+    /// `parquet.page.write-checksum.enabled`.
+    pub page_checksum: bool,
+    /// Written in the footer in this order.
+    pub key_value_metadata: Vec<(String, String)>,
+    /// `parquet.page.size.row.check.min` / `.max` and `parquet.page.size.check.estimate`.
+    pub min_row_count_for_size_check: usize,
+    pub max_row_count_for_size_check: usize,
+    pub estimate_next_size_check: bool,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        WriterOptions {
+            codec: Codec::Snappy,
+            page_size: 1024 * 1024,
+            dictionary_page_size: 1024 * 1024,
+            row_group_size: 128 * 1024 * 1024,
+            page_row_limit: 20_000,
+            row_group_row_limit: i32::MAX as usize,
+            dictionary_enabled: true,
+            dictionary_columns: HashMap::new(),
+            statistics_enabled: true,
+            byte_stream_split_columns: Vec::new(),
+            bloom_filters: HashMap::new(),
+            bloom_filter_max_bytes: 1024 * 1024,
+            column_index_truncate_length: 64,
+            page_checksum: true,
+            key_value_metadata: Vec::new(),
+            min_row_count_for_size_check: 100,
+            max_row_count_for_size_check: 10_000,
+            estimate_next_size_check: true,
+        }
+    }
+}
+
+impl WriterOptions {
+    pub(crate) fn validate(&self) -> Result<()> {
+        let positive = [
+            ("page_size", self.page_size),
+            ("dictionary_page_size", self.dictionary_page_size),
+            ("row_group_size", self.row_group_size),
+            ("page_row_limit", self.page_row_limit),
+            ("row_group_row_limit", self.row_group_row_limit),
+            (
+                "min_row_count_for_size_check",
+                self.min_row_count_for_size_check,
+            ),
+            (
+                "max_row_count_for_size_check",
+                self.max_row_count_for_size_check,
+            ),
+        ];
+        for (name, v) in positive {
+            if v == 0 || v > i32::MAX as usize {
+                return Err(Error::Options(format!(
+                    "{name} must be in 1..={}, got {v}",
+                    i32::MAX
+                )));
+            }
+        }
+        match self.codec {
+            Codec::Gzip(l) if l > 9 => {
+                return Err(Error::Options(format!("gzip level must be 0..=9, got {l}")))
+            }
+            Codec::Zstd(l) if !(-131072..=22).contains(&l) => {
+                return Err(Error::Options(format!(
+                    "zstd level must be -131072..=22, got {l}"
+                )))
+            }
+            _ => {}
+        }
+        for (col, b) in &self.bloom_filters {
+            if !(b.fpp > 0.0 && b.fpp < 1.0) {
+                return Err(Error::Options(format!(
+                    "bloom filter fpp of column '{col}' must be in (0, 1), got {}",
+                    b.fpp
+                )));
+            }
+            if b.candidates == 0 {
+                return Err(Error::Options(format!(
+                    "bloom filter candidates of column '{col}' must be at least 1"
+                )));
+            }
+        }
+        if self.bloom_filter_max_bytes == 0 || self.bloom_filter_max_bytes > i32::MAX as usize {
+            return Err(Error::Options("bloom_filter_max_bytes out of range".into()));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn dictionary_for(&self, column: &str) -> bool {
+        *self
+            .dictionary_columns
+            .get(column)
+            .unwrap_or(&self.dictionary_enabled)
+    }
+}

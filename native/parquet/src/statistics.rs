@@ -1,0 +1,193 @@
+//! Min/max by each type's sort order, on plain-encoded values.
+//!
+//! The chunk writers keep typed running min/max on the hot path and hand each page's result
+//! here encoded; pages are merged into the chunk statistics and the column index by
+//! [`SortOrder::compare`].
+
+use std::cmp::Ordering;
+
+/// How plain-encoded values of a column compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortOrder {
+    Boolean,
+    Int32,
+    Int64,
+    Float,
+    Double,
+    /// Unsigned lexicographic (strings, binary, plain FLBA).
+    Unsigned,
+    /// Big-endian two's complement (decimals in FLBA).
+    SignedBytes,
+    /// No order: INT96. Only the null count is written.
+    Undefined,
+}
+
+impl SortOrder {
+    pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
+        fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
+            v.try_into().expect("plain value width")
+        }
+        match self {
+            SortOrder::Boolean => a[0].cmp(&b[0]),
+            SortOrder::Int32 => i32::from_le_bytes(arr(a)).cmp(&i32::from_le_bytes(arr(b))),
+            SortOrder::Int64 => i64::from_le_bytes(arr(a)).cmp(&i64::from_le_bytes(arr(b))),
+            SortOrder::Float => f32::from_le_bytes(arr(a)).total_cmp(&f32::from_le_bytes(arr(b))),
+            SortOrder::Double => f64::from_le_bytes(arr(a)).total_cmp(&f64::from_le_bytes(arr(b))),
+            SortOrder::Unsigned | SortOrder::Undefined => a.cmp(b),
+            SortOrder::SignedBytes => compare_signed_be(a, b),
+        }
+    }
+}
+
+/// Compares big-endian two's-complement integers of any (possibly different) lengths.
+pub fn compare_signed_be(a: &[u8], b: &[u8]) -> Ordering {
+    let neg_a = a.first().is_some_and(|x| x & 0x80 != 0);
+    let neg_b = b.first().is_some_and(|x| x & 0x80 != 0);
+    if neg_a != neg_b {
+        return if neg_a {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+    }
+    // Sign-extend the shorter one.
+    let pad = if neg_a { 0xFF } else { 0 };
+    let n = a.len().max(b.len());
+    let at = |v: &[u8], i: usize| {
+        if i < n - v.len() {
+            pad
+        } else {
+            v[i - (n - v.len())]
+        }
+    };
+    for i in 0..n {
+        match at(a, i).cmp(&at(b, i)) {
+            Ordering::Equal => continue,
+            o => return o,
+        }
+    }
+    Ordering::Equal
+}
+
+/// One page's statistics, min/max plain-encoded (`None` when the page has no orderable value).
+#[derive(Clone, Debug, Default)]
+pub struct PageStats {
+    pub null_count: u64,
+    pub min_max: Option<(Vec<u8>, Vec<u8>)>,
+    /// Values were written but none could be ordered (all NaN): no column index then.
+    pub unordered_values: bool,
+}
+
+/// Chunk statistics merged from pages.
+#[derive(Clone, Debug, Default)]
+pub struct ChunkStats {
+    pub null_count: u64,
+    pub min_max: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl ChunkStats {
+    pub fn merge(&mut self, order: SortOrder, page: &PageStats) {
+        self.null_count += page.null_count;
+        if let Some((pmin, pmax)) = &page.min_max {
+            match &mut self.min_max {
+                None => self.min_max = Some((pmin.clone(), pmax.clone())),
+                Some((min, max)) => {
+                    if order.compare(pmin, min) == Ordering::Less {
+                        *min = pmin.clone();
+                    }
+                    if order.compare(pmax, max) == Ordering::Greater {
+                        *max = pmax.clone();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Running min/max of a fixed-width numeric page.
+#[derive(Clone, Copy)]
+pub struct NumMinMax<T> {
+    pub min: T,
+    pub max: T,
+    pub any: bool,
+}
+
+impl<T: Copy + PartialOrd> NumMinMax<T> {
+    pub fn new(init: T) -> Self {
+        NumMinMax {
+            min: init,
+            max: init,
+            any: false,
+        }
+    }
+
+    #[inline]
+    pub fn update(&mut self, v: T) {
+        if !self.any {
+            self.min = v;
+            self.max = v;
+            self.any = true;
+        } else {
+            if v < self.min {
+                self.min = v;
+            }
+            if v > self.max {
+                self.max = v;
+            }
+        }
+    }
+}
+
+/// Running min/max of a byte-string page under `order`.
+#[derive(Default)]
+pub struct BytesMinMax {
+    pub min: Vec<u8>,
+    pub max: Vec<u8>,
+    pub any: bool,
+}
+
+impl BytesMinMax {
+    #[inline]
+    pub fn update(&mut self, order: SortOrder, v: &[u8]) {
+        if !self.any {
+            self.min.clear();
+            self.min.extend_from_slice(v);
+            self.max.clear();
+            self.max.extend_from_slice(v);
+            self.any = true;
+            return;
+        }
+        if order.compare(v, &self.min) == Ordering::Less {
+            self.min.clear();
+            self.min.extend_from_slice(v);
+        } else if order.compare(v, &self.max) == Ordering::Greater {
+            self.max.clear();
+            self.max.extend_from_slice(v);
+        }
+    }
+
+    pub fn take(&mut self) -> Option<(Vec<u8>, Vec<u8>)> {
+        if !self.any {
+            return None;
+        }
+        self.any = false;
+        Some((std::mem::take(&mut self.min), std::mem::take(&mut self.max)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_decimal_bytes() {
+        let v = |x: i128, n: usize| x.to_be_bytes()[16 - n..].to_vec();
+        let vals = [-300i128, -1, 0, 1, 127, 128, 70000];
+        for &a in &vals {
+            for &b in &vals {
+                assert_eq!(compare_signed_be(&v(a, 4), &v(b, 4)), a.cmp(&b), "{a} {b}");
+                assert_eq!(compare_signed_be(&v(a, 3), &v(b, 5)), a.cmp(&b), "{a} {b}");
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Every type x nulls x codec x encoding path, written by us and read back by arrow-rs.
+
+mod common;
+use common::*;
+use parquet::basic::Encoding as PE;
+use parquet::file::statistics::Statistics as PS;
+use vecruntime_parquet::*;
+
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    Dictionary,
+    FallbackMidChunk,
+    DictionaryOff,
+}
+
+fn options(codec: Codec, path: Path) -> WriterOptions {
+    let mut o = WriterOptions {
+        codec,
+        ..Default::default()
+    };
+    match path {
+        Path::Dictionary => {}
+        Path::FallbackMidChunk => {
+            o.page_size = 2048;
+            o.dictionary_page_size = 512;
+            o.min_row_count_for_size_check = 10;
+        }
+        Path::DictionaryOff => o.dictionary_enabled = false,
+    }
+    o
+}
+
+fn fallback_encoding(p: PhysicalType) -> PE {
+    match p {
+        PhysicalType::Int32 | PhysicalType::Int64 => PE::DELTA_BINARY_PACKED,
+        PhysicalType::ByteArray | PhysicalType::FixedLenByteArray(_) => PE::DELTA_BYTE_ARRAY,
+        _ => PE::PLAIN,
+    }
+}
+
+/// Plain-encoded min/max of rows `range`, computed independently of the writer.
+pub fn expected_min_max(
+    field: &Field,
+    col: &OwnedColumn,
+    range: std::ops::Range<usize>,
+) -> Option<(Vec<u8>, Vec<u8>)> {
+    let rows: Vec<usize> = range.filter(|&i| col.is_valid(i)).collect();
+    match &col.data {
+        Owned::Bool(b) => {
+            let vals: Vec<u8> = rows.iter().map(|&i| b[i / 8] >> (i % 8) & 1).collect();
+            Some((vec![*vals.iter().min()?], vec![*vals.iter().max()?]))
+        }
+        Owned::I32(v) => {
+            let it = rows.iter().map(|&i| v[i]);
+            Some((
+                it.clone().min()?.to_le_bytes().to_vec(),
+                it.max()?.to_le_bytes().to_vec(),
+            ))
+        }
+        Owned::I64(v) => {
+            let it = rows.iter().map(|&i| v[i]);
+            Some((
+                it.clone().min()?.to_le_bytes().to_vec(),
+                it.max()?.to_le_bytes().to_vec(),
+            ))
+        }
+        Owned::F32(v) => {
+            let vals: Vec<f32> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            let min = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f32>, x| Some(a.map_or(x, |a| a.min(x))))?;
+            let max = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f32>, x| Some(a.map_or(x, |a| a.max(x))))?;
+            let min = if min == 0.0 { -0.0f32 } else { min };
+            let max = if max == 0.0 { 0.0f32 } else { max };
+            Some((min.to_le_bytes().to_vec(), max.to_le_bytes().to_vec()))
+        }
+        Owned::F64(v) => {
+            let vals: Vec<f64> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            let min = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))?;
+            let max = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))?;
+            let min = if min == 0.0 { -0.0f64 } else { min };
+            let max = if max == 0.0 { 0.0f64 } else { max };
+            Some((min.to_le_bytes().to_vec(), max.to_le_bytes().to_vec()))
+        }
+        Owned::Bin(o, d) => {
+            let it = rows.iter().map(|&i| &d[o[i] as usize..o[i + 1] as usize]);
+            Some((it.clone().min()?.to_vec(), it.max()?.to_vec()))
+        }
+        Owned::Fixed(w, d) => {
+            if field.physical == PhysicalType::Int96 {
+                return None;
+            }
+            let it = rows.iter().map(|&i| &d[i * w..(i + 1) * w]);
+            let min = it.clone().min_by_key(|b| be_to_i128(b))?;
+            let max = it.max_by_key(|b| be_to_i128(b))?;
+            Some((min.to_vec(), max.to_vec()))
+        }
+    }
+}
+
+fn check_file(fields: &[Field], cols: &[OwnedColumn], n: usize, file: &[u8], what: &str) {
+    let read = read_back(file);
+    assert_eq!(read.len(), fields.len(), "{what}");
+    for (c, f) in fields.iter().enumerate() {
+        assert_eq!(read[c].len(), n, "{what} {}", f.name);
+        for i in 0..n {
+            assert_eq!(
+                read[c][i],
+                cols[c].expected(f, i),
+                "{what}: column {} row {i}",
+                f.name
+            );
+        }
+    }
+    // Chunk statistics through arrow-rs, per row group.
+    let md = metadata(file);
+    let mut first = 0usize;
+    for rg in md.row_groups() {
+        let range = first..first + rg.num_rows() as usize;
+        for (c, f) in fields.iter().enumerate() {
+            let cc = rg.column(c);
+            let st: &PS = cc.statistics().expect("statistics written");
+            let nulls = range.clone().filter(|&i| !cols[c].is_valid(i)).count() as u64;
+            assert_eq!(
+                st.null_count_opt(),
+                Some(nulls),
+                "{what}: null count of {}",
+                f.name
+            );
+            let exp = expected_min_max(f, &cols[c], range.clone());
+            let got = st
+                .min_bytes_opt()
+                .map(|m| (m.to_vec(), st.max_bytes_opt().unwrap().to_vec()));
+            assert_eq!(got, exp, "{what}: min/max of {}", f.name);
+        }
+        first = range.end;
+    }
+}
+
+#[test]
+fn every_type_nulls_codec_and_encoding_path() {
+    let fields = all_fields();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let n = 3000;
+    let mut rng = Rng(0x5eed);
+    let codecs = [
+        Codec::Uncompressed,
+        Codec::Snappy,
+        Codec::Gzip(6),
+        Codec::Zstd(3),
+        Codec::Lz4Hadoop,
+        Codec::Lz4Raw,
+    ];
+    for nulls in [Nulls::None, Nulls::Some, Nulls::All] {
+        for path in [
+            Path::Dictionary,
+            Path::FallbackMidChunk,
+            Path::DictionaryOff,
+        ] {
+            let card = match path {
+                Path::Dictionary => Card::Low,
+                Path::FallbackMidChunk => Card::LowThenUnique(1000),
+                Path::DictionaryOff => Card::Unique,
+            };
+            let cols: Vec<OwnedColumn> = fields
+                .iter()
+                .map(|f| generate(f, n, nulls, card, &mut rng))
+                .collect();
+            for codec in codecs {
+                let what = format!("{nulls:?}/{path:?}/{codec:?}");
+                let (file, summary) = write_file(
+                    &schema,
+                    &options(codec, path),
+                    std::slice::from_ref(&cols),
+                    &[n],
+                );
+                assert_eq!(summary.num_rows, n as i64);
+                assert_eq!(summary.file_size, file.len() as u64);
+                check_file(&fields, &cols, n, &file, &what);
+                let md = metadata(&file);
+                assert_eq!(md.file_metadata().created_by().unwrap(), CREATED_BY);
+                for rg in md.row_groups() {
+                    for (c, f) in fields.iter().enumerate() {
+                        let cc = rg.column(c);
+                        assert_eq!(
+                            cc.compression()
+                                .to_string()
+                                .to_uppercase()
+                                .split('(')
+                                .next()
+                                .unwrap(),
+                            codec.name(),
+                            "{what}"
+                        );
+                        let pages: Vec<(PE, usize)> = cc
+                            .page_encoding_stats()
+                            .unwrap()
+                            .iter()
+                            .filter(|s| s.page_type == parquet::basic::PageType::DATA_PAGE_V2)
+                            .map(|s| (s.encoding, s.count as usize))
+                            .collect();
+                        assert!(!pages.is_empty(), "{what}: {} has v2 data pages", f.name);
+                        let encs: Vec<PE> = pages.iter().map(|p| p.0).collect();
+                        if f.physical == PhysicalType::Boolean {
+                            assert_eq!(encs, vec![PE::PLAIN], "{what}");
+                            continue;
+                        }
+                        let fb = fallback_encoding(f.physical);
+                        match (path, nulls) {
+                            // An all-null first page is not smaller as a dictionary: parquet-java
+                            // falls back at once.
+                            (_, Nulls::All) => assert_eq!(encs, vec![fb], "{what} {}", f.name),
+                            (Path::Dictionary, _) => {
+                                assert_eq!(encs, vec![PE::RLE_DICTIONARY], "{what} {}", f.name);
+                                assert!(cc.dictionary_page_offset().is_some());
+                            }
+                            (Path::FallbackMidChunk, _) => {
+                                assert!(
+                                    encs.contains(&PE::RLE_DICTIONARY) && encs.contains(&fb),
+                                    "{what} {}: {encs:?}",
+                                    f.name
+                                );
+                                assert!(cc.dictionary_page_offset().is_some());
+                            }
+                            (Path::DictionaryOff, _) => {
+                                assert_eq!(encs, vec![fb], "{what} {}", f.name);
+                                assert!(cc.dictionary_page_offset().is_none());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn required_columns_and_many_batches_and_row_groups() {
+    let fields: Vec<Field> = all_fields()
+        .into_iter()
+        .map(|mut f| {
+            f.nullable = false;
+            f
+        })
+        .collect();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let mut rng = Rng(99);
+    let sizes = [1usize, 7, 1000, 4096, 333, 20_000, 5];
+    let batches: Vec<Vec<OwnedColumn>> = sizes
+        .iter()
+        .map(|&n| {
+            fields
+                .iter()
+                .map(|f| generate(f, n, Nulls::None, Card::Unique, &mut rng))
+                .collect()
+        })
+        .collect();
+    let opts = WriterOptions {
+        row_group_size: 256 * 1024,
+        ..Default::default()
+    };
+    let (file, summary) = write_file(&schema, &opts, &batches, &sizes);
+    let total: usize = sizes.iter().sum();
+    assert!(
+        summary.row_groups.len() > 1,
+        "small row groups cut the file"
+    );
+    assert_eq!(
+        summary.row_groups.iter().map(|g| g.num_rows).sum::<i64>(),
+        total as i64
+    );
+    // Concatenate the batches to compare.
+    let read = read_back(&file);
+    for (c, f) in fields.iter().enumerate() {
+        let mut i = 0;
+        for (b, &n) in batches.iter().zip(&sizes) {
+            for r in 0..n {
+                assert_eq!(read[c][i], b[c].expected(f, r), "{} row {i}", f.name);
+                i += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_file_has_schema_and_no_row_groups() {
+    let fields = all_fields();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let (file, summary) = write_file(&schema, &WriterOptions::default(), &[], &[]);
+    assert_eq!(summary.num_rows, 0);
+    let md = metadata(&file);
+    assert_eq!(md.num_row_groups(), 0);
+    assert_eq!(
+        md.file_metadata().schema_descr().num_columns(),
+        fields.len()
+    );
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+        bytes::Bytes::from(file),
+    )
+    .unwrap();
+    assert_eq!(reader.schema().fields().len(), fields.len());
+}
