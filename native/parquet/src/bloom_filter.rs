@@ -90,8 +90,8 @@ impl Sbbf {
     pub fn insert_hash(&mut self, hash: u64) {
         let b = self.block_index(hash) * 8;
         let m = Self::masks(hash);
-        for i in 0..8 {
-            self.words[b + i] |= m[i];
+        for (w, m) in self.words[b..b + 8].iter_mut().zip(m) {
+            *w |= m;
         }
     }
 
@@ -164,7 +164,7 @@ impl Adaptive {
             if n & (n - 1) != 0 {
                 n = highest_one_bit(n as i32) as i64;
             }
-            n.min(UPPER_BOUND_BYTES).max(LOWER_BOUND_BYTES)
+            n.clamp(LOWER_BOUND_BYTES, UPPER_BOUND_BYTES)
         };
         let expected_ndv = |bytes: i64| -> i64 {
             let mut ndv = 0;

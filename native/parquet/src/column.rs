@@ -75,6 +75,9 @@ pub struct Batch<'a> {
     pub columns: Vec<ColumnView<'a>>,
 }
 
+/// Longest BYTE_ARRAY value: with its 4-byte PLAIN length prefix it must fit an i32 page size.
+const MAX_VALUE_LEN: i32 = i32::MAX - 4;
+
 #[inline]
 pub(crate) fn bit(bitmap: &[u8], i: usize) -> bool {
     bitmap[i >> 3] & (1 << (i & 7)) != 0
@@ -173,6 +176,18 @@ pub(crate) fn validate(field: &Field, col: &ColumnView, n: usize) -> Result<()> 
                         "offsets not monotone at row {i}: {} then {}",
                         offsets[i],
                         offsets[i + 1]
+                    ),
+                ));
+            }
+            if let Some(i) = offsets[..=n]
+                .windows(2)
+                .position(|w| w[1] - w[0] > MAX_VALUE_LEN)
+            {
+                return Err(Error::too_large(
+                    name,
+                    format!(
+                        "value at row {i} has {} bytes; with its length prefix it exceeds Parquet's 2 GiB page limit",
+                        offsets[i + 1] - offsets[i]
                     ),
                 ));
             }

@@ -13,6 +13,8 @@ use crate::error::Result;
 use crate::options::WriterOptions;
 use crate::statistics::{BytesMinMax, PageStats, SortOrder};
 
+// One per chunk writer: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Fallback {
     Delta(DeltaByteArrayEncoder),
     Plain(Vec<u8>),

@@ -124,6 +124,8 @@ int_native!(i64, Int64, u64);
 float_native!(f32, Float);
 float_native!(f64, Double);
 
+// One per chunk writer: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Fallback {
     Delta(DeltaBinaryPackedEncoder),
     Plain(Vec<u8>),

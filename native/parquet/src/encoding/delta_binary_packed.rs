@@ -80,11 +80,11 @@ impl DeltaBinaryPackedEncoder {
         let min = *self.deltas[..n].iter().min().expect("block not empty");
         write_zigzag(&mut self.blocks, min);
         let mut rel = [0u64; BLOCK];
-        for i in 0..n {
-            rel[i] = if self.bits32 {
-                (self.deltas[i] as i32).wrapping_sub(min as i32) as u32 as u64
+        for (r, &d) in rel.iter_mut().zip(&self.deltas[..n]) {
+            *r = if self.bits32 {
+                (d as i32).wrapping_sub(min as i32) as u32 as u64
             } else {
-                self.deltas[i].wrapping_sub(min) as u64
+                d.wrapping_sub(min) as u64
             };
         }
         let minis = n.div_ceil(MINI);

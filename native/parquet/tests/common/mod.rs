@@ -1,3 +1,4 @@
+#![allow(clippy::needless_range_loop)]
 //! Shared test support: owned column data, a seeded generator, and reading files back with the
 //! arrow-rs `parquet` crate (an independent reader) into comparable values.
 #![allow(dead_code)]
@@ -367,4 +368,114 @@ pub fn metadata(file: &[u8]) -> parquet::file::metadata::ParquetMetaData {
         ))
         .parse_and_finish(&Bytes::from(file.to_vec()))
         .unwrap()
+}
+
+/// Plain-encoded min/max of rows `range`, computed independently of the writer.
+pub fn expected_min_max(
+    field: &Field,
+    col: &OwnedColumn,
+    range: std::ops::Range<usize>,
+) -> Option<(Vec<u8>, Vec<u8>)> {
+    let rows: Vec<usize> = range.filter(|&i| col.is_valid(i)).collect();
+    match &col.data {
+        Owned::Bool(b) => {
+            let vals: Vec<u8> = rows.iter().map(|&i| b[i / 8] >> (i % 8) & 1).collect();
+            Some((vec![*vals.iter().min()?], vec![*vals.iter().max()?]))
+        }
+        Owned::I32(v) => {
+            let it = rows.iter().map(|&i| v[i]);
+            Some((
+                it.clone().min()?.to_le_bytes().to_vec(),
+                it.max()?.to_le_bytes().to_vec(),
+            ))
+        }
+        Owned::I64(v) => {
+            let it = rows.iter().map(|&i| v[i]);
+            Some((
+                it.clone().min()?.to_le_bytes().to_vec(),
+                it.max()?.to_le_bytes().to_vec(),
+            ))
+        }
+        Owned::F32(v) => {
+            let vals: Vec<f32> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            let min = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f32>, x| Some(a.map_or(x, |a| a.min(x))))?;
+            let max = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f32>, x| Some(a.map_or(x, |a| a.max(x))))?;
+            let min = if min == 0.0 { -0.0f32 } else { min };
+            let max = if max == 0.0 { 0.0f32 } else { max };
+            Some((min.to_le_bytes().to_vec(), max.to_le_bytes().to_vec()))
+        }
+        Owned::F64(v) => {
+            let vals: Vec<f64> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            let min = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))?;
+            let max = vals
+                .iter()
+                .cloned()
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))?;
+            let min = if min == 0.0 { -0.0f64 } else { min };
+            let max = if max == 0.0 { 0.0f64 } else { max };
+            Some((min.to_le_bytes().to_vec(), max.to_le_bytes().to_vec()))
+        }
+        Owned::Bin(o, d) => {
+            let it = rows.iter().map(|&i| &d[o[i] as usize..o[i + 1] as usize]);
+            Some((it.clone().min()?.to_vec(), it.max()?.to_vec()))
+        }
+        Owned::Fixed(w, d) => {
+            if field.physical == PhysicalType::Int96 {
+                return None;
+            }
+            let it = rows.iter().map(|&i| &d[i * w..(i + 1) * w]);
+            let min = it.clone().min_by_key(|b| be_to_i128(b))?;
+            let max = it.max_by_key(|b| be_to_i128(b))?;
+            Some((min.to_vec(), max.to_vec()))
+        }
+    }
+}
+
+pub fn check_file(fields: &[Field], cols: &[OwnedColumn], n: usize, file: &[u8], what: &str) {
+    let read = read_back(file);
+    assert_eq!(read.len(), fields.len(), "{what}");
+    for (c, f) in fields.iter().enumerate() {
+        assert_eq!(read[c].len(), n, "{what} {}", f.name);
+        for i in 0..n {
+            assert_eq!(
+                read[c][i],
+                cols[c].expected(f, i),
+                "{what}: column {} row {i}",
+                f.name
+            );
+        }
+    }
+    // Chunk statistics through arrow-rs, per row group.
+    let md = metadata(file);
+    let mut first = 0usize;
+    for rg in md.row_groups() {
+        let range = first..first + rg.num_rows() as usize;
+        for (c, f) in fields.iter().enumerate() {
+            let cc = rg.column(c);
+            let st: &parquet::file::statistics::Statistics =
+                cc.statistics().expect("statistics written");
+            let nulls = range.clone().filter(|&i| !cols[c].is_valid(i)).count() as u64;
+            assert_eq!(
+                st.null_count_opt(),
+                Some(nulls),
+                "{what}: null count of {}",
+                f.name
+            );
+            let exp = expected_min_max(f, &cols[c], range.clone());
+            let got = st
+                .min_bytes_opt()
+                .map(|m| (m.to_vec(), st.max_bytes_opt().unwrap().to_vec()));
+            assert_eq!(got, exp, "{what}: min/max of {}", f.name);
+        }
+        first = range.end;
+    }
 }
