@@ -4,7 +4,10 @@
 use arrow_array::{cast::AsArray, types::*, Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, TimeUnit as ATimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use vecruntime_parquet::{Batch, Codec, ColumnData, ColumnView, Field, FileWriter, LogicalType, PhysicalType, Schema, TimeUnit, WriterOptions};
+use vecruntime_parquet::{
+    Batch, Codec, ColumnData, ColumnView, Field, FileWriter, LogicalType, PhysicalType, Schema,
+    TimeUnit, WriterOptions,
+};
 
 /// Owned buffers for one column of one batch, in the writer's layout.
 enum Buf {
@@ -30,9 +33,15 @@ fn field_for(f: &arrow_schema::Field) -> Result<Field, String> {
         DataType::Int64 => Field::new(name, P::Int64, n),
         DataType::Date32 => Field::new(name, P::Int32, n).with_logical(L::Date),
         DataType::Timestamp(ATimeUnit::Millisecond, tz) => Field::new(name, P::Int64, n)
-            .with_logical(L::Timestamp { unit: TimeUnit::Millis, adjusted_to_utc: tz.is_some() }),
+            .with_logical(L::Timestamp {
+                unit: TimeUnit::Millis,
+                adjusted_to_utc: tz.is_some(),
+            }),
         DataType::Timestamp(ATimeUnit::Microsecond, tz) => Field::new(name, P::Int64, n)
-            .with_logical(L::Timestamp { unit: TimeUnit::Micros, adjusted_to_utc: tz.is_some() }),
+            .with_logical(L::Timestamp {
+                unit: TimeUnit::Micros,
+                adjusted_to_utc: tz.is_some(),
+            }),
         // Nanosecond timestamps are what INT96 reads as; they are written back as INT96.
         DataType::Timestamp(ATimeUnit::Nanosecond, _) => Field::new(name, P::Int96, n),
         DataType::Float32 => Field::new(name, P::Float, n),
@@ -40,14 +49,27 @@ fn field_for(f: &arrow_schema::Field) -> Result<Field, String> {
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
             Field::new(name, P::ByteArray, n).with_logical(L::String)
         }
-        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => Field::new(name, P::ByteArray, n),
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
+            Field::new(name, P::ByteArray, n)
+        }
         DataType::FixedSizeBinary(w) => Field::new(name, P::FixedLenByteArray(*w as usize), n),
-        DataType::Decimal32(p, s) | DataType::Decimal64(p, s) | DataType::Decimal128(p, s) if *s >= 0 => {
+        DataType::Decimal32(p, s) | DataType::Decimal64(p, s) | DataType::Decimal128(p, s)
+            if *s >= 0 =>
+        {
             Field::decimal(name, *p as u32, *s as u32, n)
         }
-        other => return Err(format!("column '{}': type {other} is not supported by the writer", f.name())),
+        other => {
+            return Err(format!(
+                "column '{}': type {other} is not supported by the writer",
+                f.name()
+            ))
+        }
     };
-    let field = match f.metadata().get("PARQUET:field_id").and_then(|v| v.parse().ok()) {
+    let field = match f
+        .metadata()
+        .get("PARQUET:field_id")
+        .and_then(|v| v.parse().ok())
+    {
         Some(id) => field.with_field_id(id),
         None => field,
     };
@@ -74,25 +96,58 @@ fn decimal_value(a: &dyn Array, i: usize) -> i128 {
 
 fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
     let len = a.len();
-    let validity = a.nulls().filter(|n| n.null_count() > 0).map(|n| bitmap(len, |i| n.is_valid(i)));
+    let validity = a
+        .nulls()
+        .filter(|n| n.null_count() > 0)
+        .map(|n| bitmap(len, |i| n.is_valid(i)));
     let buf = match (field.physical, a.data_type()) {
         (PhysicalType::Boolean, _) => {
             let b = a.as_boolean();
             Buf::Bool(bitmap(len, |i| b.value(i)))
         }
-        (PhysicalType::Int32, DataType::Int8) => Buf::I32(a.as_primitive::<Int8Type>().values().iter().map(|&v| v as i32).collect()),
-        (PhysicalType::Int32, DataType::Int16) => Buf::I32(a.as_primitive::<Int16Type>().values().iter().map(|&v| v as i32).collect()),
-        (PhysicalType::Int32, DataType::Int32) => Buf::I32(a.as_primitive::<Int32Type>().values().to_vec()),
-        (PhysicalType::Int32, DataType::Date32) => Buf::I32(a.as_primitive::<Date32Type>().values().to_vec()),
-        (PhysicalType::Int32, _) => Buf::I32((0..len).map(|i| decimal_value(a.as_ref(), i) as i32).collect()),
-        (PhysicalType::Int64, DataType::Int64) => Buf::I64(a.as_primitive::<Int64Type>().values().to_vec()),
-        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Millisecond, _)) => {
-            Buf::I64(a.as_primitive::<TimestampMillisecondType>().values().to_vec())
+        (PhysicalType::Int32, DataType::Int8) => Buf::I32(
+            a.as_primitive::<Int8Type>()
+                .values()
+                .iter()
+                .map(|&v| v as i32)
+                .collect(),
+        ),
+        (PhysicalType::Int32, DataType::Int16) => Buf::I32(
+            a.as_primitive::<Int16Type>()
+                .values()
+                .iter()
+                .map(|&v| v as i32)
+                .collect(),
+        ),
+        (PhysicalType::Int32, DataType::Int32) => {
+            Buf::I32(a.as_primitive::<Int32Type>().values().to_vec())
         }
-        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Microsecond, _)) => {
-            Buf::I64(a.as_primitive::<TimestampMicrosecondType>().values().to_vec())
+        (PhysicalType::Int32, DataType::Date32) => {
+            Buf::I32(a.as_primitive::<Date32Type>().values().to_vec())
         }
-        (PhysicalType::Int64, _) => Buf::I64((0..len).map(|i| decimal_value(a.as_ref(), i) as i64).collect()),
+        (PhysicalType::Int32, _) => Buf::I32(
+            (0..len)
+                .map(|i| decimal_value(a.as_ref(), i) as i32)
+                .collect(),
+        ),
+        (PhysicalType::Int64, DataType::Int64) => {
+            Buf::I64(a.as_primitive::<Int64Type>().values().to_vec())
+        }
+        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Millisecond, _)) => Buf::I64(
+            a.as_primitive::<TimestampMillisecondType>()
+                .values()
+                .to_vec(),
+        ),
+        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Microsecond, _)) => Buf::I64(
+            a.as_primitive::<TimestampMicrosecondType>()
+                .values()
+                .to_vec(),
+        ),
+        (PhysicalType::Int64, _) => Buf::I64(
+            (0..len)
+                .map(|i| decimal_value(a.as_ref(), i) as i64)
+                .collect(),
+        ),
         (PhysicalType::Float, _) => Buf::F32(a.as_primitive::<Float32Type>().values().to_vec()),
         (PhysicalType::Double, _) => Buf::F64(a.as_primitive::<Float64Type>().values().to_vec()),
         (PhysicalType::ByteArray, dt) => {
@@ -154,10 +209,16 @@ fn view<'a>(v: &'a (Option<Vec<u8>>, Buf)) -> ColumnView<'a> {
         Buf::I64(x) => ColumnData::Int64(x),
         Buf::F32(x) => ColumnData::Float(x),
         Buf::F64(x) => ColumnData::Double(x),
-        Buf::Bin(o, d) => ColumnData::Binary { offsets: o, data: d },
+        Buf::Bin(o, d) => ColumnData::Binary {
+            offsets: o,
+            data: d,
+        },
         Buf::Fixed(w, d) => ColumnData::FixedBinary { width: *w, data: d },
     };
-    ColumnView { validity: v.0.as_deref(), data }
+    ColumnView {
+        validity: v.0.as_deref(),
+        data,
+    }
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -172,7 +233,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             "--row-group-size" => {
                 let v = it.next().ok_or("--row-group-size needs a value")?;
-                opts.row_group_size = v.parse().map_err(|_| format!("bad --row-group-size '{v}'"))?;
+                opts.row_group_size = v
+                    .parse()
+                    .map_err(|_| format!("bad --row-group-size '{v}'"))?;
             }
             "--no-dictionary" => opts.dictionary_enabled = false,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -183,7 +246,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("rewrite needs IN and OUT".into());
     };
     let file = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| format!("{input}: {e}"))?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| format!("{input}: {e}"))?;
     let kv: Vec<(String, String)> = builder
         .metadata()
         .file_metadata()
@@ -195,19 +259,45 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .collect();
     opts.key_value_metadata = kv;
     let arrow_schema = builder.schema().clone();
-    let fields = arrow_schema.fields().iter().map(|f| field_for(f)).collect::<Result<Vec<_>, _>>()?;
-    let root = builder.metadata().file_metadata().schema_descr().name().to_string();
+    let fields = arrow_schema
+        .fields()
+        .iter()
+        .map(|f| field_for(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let root = builder
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .name()
+        .to_string();
     let schema = Schema::with_root_name(root, fields.clone()).map_err(|e| e.to_string())?;
-    let reader = builder.with_batch_size(65_536).build().map_err(|e| e.to_string())?;
+    let reader = builder
+        .with_batch_size(65_536)
+        .build()
+        .map_err(|e| e.to_string())?;
     let out = std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?;
-    let mut w = FileWriter::new(std::io::BufWriter::new(out), schema, opts).map_err(|e| e.to_string())?;
+    let mut w =
+        FileWriter::new(std::io::BufWriter::new(out), schema, opts).map_err(|e| e.to_string())?;
     for batch in reader {
         let batch: RecordBatch = batch.map_err(|e| e.to_string())?;
-        let bufs: Vec<_> = fields.iter().zip(batch.columns()).map(|(f, a)| buffers(f, a)).collect();
+        let bufs: Vec<_> = fields
+            .iter()
+            .zip(batch.columns())
+            .map(|(f, a)| buffers(f, a))
+            .collect();
         let cols = bufs.iter().map(view).collect();
-        w.write_batch(&Batch { num_rows: batch.num_rows(), columns: cols }).map_err(|e| e.to_string())?;
+        w.write_batch(&Batch {
+            num_rows: batch.num_rows(),
+            columns: cols,
+        })
+        .map_err(|e| e.to_string())?;
     }
     let s = w.close().map_err(|e| e.to_string())?;
-    println!("wrote {output}: {} rows, {} row groups, {} bytes", s.num_rows, s.row_groups.len(), s.file_size);
+    println!(
+        "wrote {output}: {} rows, {} row groups, {} bytes",
+        s.num_rows,
+        s.row_groups.len(),
+        s.file_size
+    );
     Ok(())
 }

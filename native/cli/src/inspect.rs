@@ -42,12 +42,17 @@ fn show(ty: parquet::basic::Type, b: &[u8]) -> String {
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
-    let path = args.iter().find(|a| !a.starts_with("--")).ok_or("inspect needs a FILE")?;
+    let path = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .ok_or("inspect needs a FILE")?;
     let json = args.iter().any(|a| a == "--json");
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let md = ParquetMetaDataReader::new()
         .with_page_index_policy(PageIndexPolicy::Optional)
-        .with_metadata_options(Some(ParquetMetaDataOptions::new().with_encoding_stats_as_mask(false)))
+        .with_metadata_options(Some(
+            ParquetMetaDataOptions::new().with_encoding_stats_as_mask(false),
+        ))
         .parse_and_finish(&file)
         .map_err(|e| format!("{path}: {e}"))?;
     let fm = md.file_metadata();
@@ -55,34 +60,76 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut out = String::new();
     if json {
         out.push('{');
-        let _ = write!(out, "\"file\":{},\"num_rows\":{},\"created_by\":{},", json_str(path), fm.num_rows(), json_str(fm.created_by().unwrap_or("")));
+        let _ = write!(
+            out,
+            "\"file\":{},\"num_rows\":{},\"created_by\":{},",
+            json_str(path),
+            fm.num_rows(),
+            json_str(fm.created_by().unwrap_or(""))
+        );
         out.push_str("\"columns\":[");
         for (i, c) in schema.columns().iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            let lt = c.logical_type_ref().map(|l| format!("{l:?}")).unwrap_or_default();
-            let _ = write!(out, "{{\"path\":{},\"physical_type\":{},\"logical_type\":{},\"optional\":{}}}",
-                json_str(&c.path().string()), json_str(&c.physical_type().to_string()), json_str(&lt), c.self_type().is_optional());
+            let lt = c
+                .logical_type_ref()
+                .map(|l| format!("{l:?}"))
+                .unwrap_or_default();
+            let _ = write!(
+                out,
+                "{{\"path\":{},\"physical_type\":{},\"logical_type\":{},\"optional\":{}}}",
+                json_str(&c.path().string()),
+                json_str(&c.physical_type().to_string()),
+                json_str(&lt),
+                c.self_type().is_optional()
+            );
         }
         out.push_str("],\"key_value_metadata\":{");
         for (i, kv) in fm.key_value_metadata().into_iter().flatten().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{}:{}", json_str(&kv.key), json_str(kv.value.as_deref().unwrap_or("")));
+            let _ = write!(
+                out,
+                "{}:{}",
+                json_str(&kv.key),
+                json_str(kv.value.as_deref().unwrap_or(""))
+            );
         }
         out.push_str("},\"row_groups\":[");
     } else {
-        let _ = writeln!(out, "file: {path}\nrows: {}\ncreated_by: {}", fm.num_rows(), fm.created_by().unwrap_or("-"));
+        let _ = writeln!(
+            out,
+            "file: {path}\nrows: {}\ncreated_by: {}",
+            fm.num_rows(),
+            fm.created_by().unwrap_or("-")
+        );
         let _ = writeln!(out, "schema ({}):", schema.name());
         for c in schema.columns() {
-            let lt = c.logical_type_ref().map(|l| format!(" {l:?}")).unwrap_or_default();
-            let rep = if c.self_type().is_optional() { "optional" } else { "required" };
-            let _ = writeln!(out, "  {rep} {} {}{lt}", c.physical_type(), c.path().string());
+            let lt = c
+                .logical_type_ref()
+                .map(|l| format!(" {l:?}"))
+                .unwrap_or_default();
+            let rep = if c.self_type().is_optional() {
+                "optional"
+            } else {
+                "required"
+            };
+            let _ = writeln!(
+                out,
+                "  {rep} {} {}{lt}",
+                c.physical_type(),
+                c.path().string()
+            );
         }
         for kv in fm.key_value_metadata().into_iter().flatten() {
-            let _ = writeln!(out, "metadata {} = {}", kv.key, kv.value.as_deref().unwrap_or(""));
+            let _ = writeln!(
+                out,
+                "metadata {} = {}",
+                kv.key,
+                kv.value.as_deref().unwrap_or("")
+            );
         }
     }
     for (g, rg) in md.row_groups().iter().enumerate() {
@@ -91,9 +138,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
             if g > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{{\"num_rows\":{},\"total_byte_size\":{},\"compressed_size\":{},\"columns\":[", rg.num_rows(), rg.total_byte_size(), rg.compressed_size());
+            let _ = write!(
+                out,
+                "{{\"num_rows\":{},\"total_byte_size\":{},\"compressed_size\":{},\"columns\":[",
+                rg.num_rows(),
+                rg.total_byte_size(),
+                rg.compressed_size()
+            );
         } else {
-            let _ = writeln!(out, "row group {g}: {} rows, {} bytes ({} compressed)", rg.num_rows(), rg.total_byte_size(), rg.compressed_size());
+            let _ = writeln!(
+                out,
+                "row group {g}: {} rows, {} bytes ({} compressed)",
+                rg.num_rows(),
+                rg.total_byte_size(),
+                rg.compressed_size()
+            );
         }
         for (c, cc) in rg.columns().iter().enumerate() {
             let ty = cc.column_type();

@@ -7,7 +7,9 @@
 //!
 //!     cargo bench -p vecruntime-parquet --bench write
 
-use arrow_array::{Array, ArrayRef, Decimal128Array, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{
+    Array, ArrayRef, Decimal128Array, Int32Array, Int64Array, RecordBatch, StringArray,
+};
 use arrow_schema::DataType;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parquet::arrow::ArrowWriter;
@@ -65,7 +67,16 @@ fn synthetic_store_sales(n: usize) -> RecordBatch {
         ticket_rows.push(ticket);
     }
     for (name, lo, hi, nullable) in keys {
-        let per_ticket = matches!(name, "ss_sold_date_sk" | "ss_sold_time_sk" | "ss_customer_sk" | "ss_cdemo_sk" | "ss_hdemo_sk" | "ss_addr_sk" | "ss_store_sk");
+        let per_ticket = matches!(
+            name,
+            "ss_sold_date_sk"
+                | "ss_sold_time_sk"
+                | "ss_customer_sk"
+                | "ss_cdemo_sk"
+                | "ss_hdemo_sk"
+                | "ss_addr_sk"
+                | "ss_store_sk"
+        );
         let mut last = (0, 0);
         let vals: Int32Array = ticket_rows
             .iter()
@@ -86,23 +97,56 @@ fn synthetic_store_sales(n: usize) -> RecordBatch {
         fields.push(arrow_schema::Field::new(name, DataType::Int32, nullable));
         cols.push(Arc::new(vals));
     }
-    fields.push(arrow_schema::Field::new("ss_ticket_number", DataType::Int64, false));
+    fields.push(arrow_schema::Field::new(
+        "ss_ticket_number",
+        DataType::Int64,
+        false,
+    ));
     cols.push(Arc::new(Int64Array::from(ticket_rows.clone())));
-    fields.push(arrow_schema::Field::new("ss_quantity", DataType::Int32, true));
-    cols.push(Arc::new((0..n).map(|_| (!maybe_null(&mut rng, 45)).then(|| rng.range(1, 100) as i32)).collect::<Int32Array>()));
+    fields.push(arrow_schema::Field::new(
+        "ss_quantity",
+        DataType::Int32,
+        true,
+    ));
+    cols.push(Arc::new(
+        (0..n)
+            .map(|_| (!maybe_null(&mut rng, 45)).then(|| rng.range(1, 100) as i32))
+            .collect::<Int32Array>(),
+    ));
     for name in [
-        "ss_wholesale_cost", "ss_list_price", "ss_sales_price", "ss_ext_discount_amt", "ss_ext_sales_price",
-        "ss_ext_wholesale_cost", "ss_ext_list_price", "ss_ext_tax", "ss_coupon_amt", "ss_net_paid",
-        "ss_net_paid_inc_tax", "ss_net_profit",
+        "ss_wholesale_cost",
+        "ss_list_price",
+        "ss_sales_price",
+        "ss_ext_discount_amt",
+        "ss_ext_sales_price",
+        "ss_ext_wholesale_cost",
+        "ss_ext_list_price",
+        "ss_ext_tax",
+        "ss_coupon_amt",
+        "ss_net_paid",
+        "ss_net_paid_inc_tax",
+        "ss_net_profit",
     ] {
-        let hi = if name.starts_with("ss_ext") || name.starts_with("ss_net") { 2_000_000 } else { 20_000 };
-        let lo = if name == "ss_net_profit" { -1_000_000 } else { 0 };
+        let hi = if name.starts_with("ss_ext") || name.starts_with("ss_net") {
+            2_000_000
+        } else {
+            20_000
+        };
+        let lo = if name == "ss_net_profit" {
+            -1_000_000
+        } else {
+            0
+        };
         let a: Decimal128Array = (0..n)
             .map(|_| (!maybe_null(&mut rng, 45)).then(|| rng.range(lo, hi) as i128))
             .collect::<Decimal128Array>()
             .with_precision_and_scale(7, 2)
             .unwrap();
-        fields.push(arrow_schema::Field::new(name, DataType::Decimal128(7, 2), true));
+        fields.push(arrow_schema::Field::new(
+            name,
+            DataType::Decimal128(7, 2),
+            true,
+        ));
         cols.push(Arc::new(a));
     }
     RecordBatch::try_new(Arc::new(arrow_schema::Schema::new(fields)), cols).unwrap()
@@ -110,7 +154,10 @@ fn synthetic_store_sales(n: usize) -> RecordBatch {
 
 /// dsdgen's store_sales written by benchmarks/tpcds.py, if present: the first `n` rows.
 fn real_store_sales(n: usize) -> Option<RecordBatch> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benchmarks/data/store_sales.parquet");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../benchmarks/data/store_sales.parquet"
+    );
     let file = std::fs::File::open(path).ok()?;
     let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
         .ok()?
@@ -125,8 +172,17 @@ fn real_store_sales(n: usize) -> Option<RecordBatch> {
         .iter()
         .map(|c| match c.data_type() {
             DataType::Decimal32(p, s) => {
-                let a = c.as_any().downcast_ref::<arrow_array::Decimal32Array>().unwrap();
-                Arc::new(a.iter().map(|v| v.map(|x| x as i128)).collect::<Decimal128Array>().with_precision_and_scale(*p, *s).unwrap()) as ArrayRef
+                let a = c
+                    .as_any()
+                    .downcast_ref::<arrow_array::Decimal32Array>()
+                    .unwrap();
+                Arc::new(
+                    a.iter()
+                        .map(|v| v.map(|x| x as i128))
+                        .collect::<Decimal128Array>()
+                        .with_precision_and_scale(*p, *s)
+                        .unwrap(),
+                ) as ArrayRef
             }
             _ => c.clone(),
         })
@@ -138,29 +194,76 @@ fn real_store_sales(n: usize) -> Option<RecordBatch> {
         .zip(&cols)
         .map(|(f, c)| arrow_schema::Field::new(f.name(), c.data_type().clone(), true))
         .collect();
-    eprintln!("store_sales: {} rows of dsdgen data from {path}", b.num_rows());
+    eprintln!(
+        "store_sales: {} rows of dsdgen data from {path}",
+        b.num_rows()
+    );
     Some(RecordBatch::try_new(Arc::new(arrow_schema::Schema::new(fields)), cols).unwrap())
 }
 
 fn string_table(n: usize) -> RecordBatch {
     let mut rng = Rng(7);
-    let first = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth"];
-    let states = ["CA", "TX", "NY", "FL", "IL", "PA", "OH", "GA", "NC", "MI", "WA", "AZ"];
+    let first = [
+        "James",
+        "Mary",
+        "Robert",
+        "Patricia",
+        "John",
+        "Jennifer",
+        "Michael",
+        "Linda",
+        "David",
+        "Elizabeth",
+    ];
+    let states = [
+        "CA", "TX", "NY", "FL", "IL", "PA", "OH", "GA", "NC", "MI", "WA", "AZ",
+    ];
     let mut cols: Vec<ArrayRef> = Vec::new();
     let mut fields = Vec::new();
-    fields.push(arrow_schema::Field::new("c_customer_sk", DataType::Int64, false));
+    fields.push(arrow_schema::Field::new(
+        "c_customer_sk",
+        DataType::Int64,
+        false,
+    ));
     cols.push(Arc::new(Int64Array::from_iter_values(0..n as i64)));
     let mut add = |name: &str, f: &mut dyn FnMut(&mut Rng, usize) -> Option<String>| {
         let a: StringArray = (0..n).map(|i| f(&mut rng, i)).collect();
         fields.push(arrow_schema::Field::new(name, DataType::Utf8, true));
         cols.push(Arc::new(a));
     };
-    add("c_customer_id", &mut |_, i| Some(format!("AAAAAAAA{:08X}", i.wrapping_mul(2654435761) as u32)));
-    add("c_first_name", &mut |r, _| (r.next() % 30 != 0).then(|| first[(r.next() % 10) as usize].to_string()));
-    add("c_email", &mut |r, i| Some(format!("{}.{}@{}.example.org", first[(r.next() % 10) as usize], i, ["mail", "post", "inbox"][(r.next() % 3) as usize])));
-    add("c_street", &mut |r, _| Some(format!("{} {} Street, Suite {}", r.next() % 1000, first[(r.next() % 10) as usize], r.next() % 500)));
-    add("c_state", &mut |r, _| (r.next() % 20 != 0).then(|| states[(r.next() % 12) as usize].to_string()));
-    add("c_comment", &mut |r, _| Some((0..(r.next() % 12)).map(|_| format!("w{:x}", r.next() % 4096)).collect::<Vec<_>>().join(" ")));
+    add("c_customer_id", &mut |_, i| {
+        Some(format!("AAAAAAAA{:08X}", i.wrapping_mul(2654435761) as u32))
+    });
+    add("c_first_name", &mut |r, _| {
+        (r.next() % 30 != 0).then(|| first[(r.next() % 10) as usize].to_string())
+    });
+    add("c_email", &mut |r, i| {
+        Some(format!(
+            "{}.{}@{}.example.org",
+            first[(r.next() % 10) as usize],
+            i,
+            ["mail", "post", "inbox"][(r.next() % 3) as usize]
+        ))
+    });
+    add("c_street", &mut |r, _| {
+        Some(format!(
+            "{} {} Street, Suite {}",
+            r.next() % 1000,
+            first[(r.next() % 10) as usize],
+            r.next() % 500
+        ))
+    });
+    add("c_state", &mut |r, _| {
+        (r.next() % 20 != 0).then(|| states[(r.next() % 12) as usize].to_string())
+    });
+    add("c_comment", &mut |r, _| {
+        Some(
+            (0..(r.next() % 12))
+                .map(|_| format!("w{:x}", r.next() % 4096))
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    });
     RecordBatch::try_new(Arc::new(arrow_schema::Schema::new(fields)), cols).unwrap()
 }
 
@@ -173,8 +276,11 @@ fn our_schema(b: &RecordBatch) -> Schema {
             .map(|f| match f.data_type() {
                 DataType::Int32 => Field::new(f.name(), PhysicalType::Int32, f.is_nullable()),
                 DataType::Int64 => Field::new(f.name(), PhysicalType::Int64, f.is_nullable()),
-                DataType::Decimal128(p, s) => Field::decimal(f.name(), *p as u32, *s as u32, f.is_nullable()),
-                DataType::Utf8 => Field::new(f.name(), PhysicalType::ByteArray, f.is_nullable()).with_logical(LogicalType::String),
+                DataType::Decimal128(p, s) => {
+                    Field::decimal(f.name(), *p as u32, *s as u32, f.is_nullable())
+                }
+                DataType::Utf8 => Field::new(f.name(), PhysicalType::ByteArray, f.is_nullable())
+                    .with_logical(LogicalType::String),
                 t => panic!("{t}"),
             })
             .collect(),
@@ -189,13 +295,20 @@ struct Prepared {
 }
 
 fn prepare(b: &RecordBatch) -> Prepared {
-    let batches: Vec<RecordBatch> = (0..b.num_rows()).step_by(BATCH).map(|s| b.slice(s, BATCH.min(b.num_rows() - s))).collect();
+    let batches: Vec<RecordBatch> = (0..b.num_rows())
+        .step_by(BATCH)
+        .map(|s| b.slice(s, BATCH.min(b.num_rows() - s)))
+        .collect();
     let decimals = batches
         .iter()
         .map(|b| {
             b.columns()
                 .iter()
-                .map(|c| c.as_any().downcast_ref::<Decimal128Array>().map(|d| d.values().iter().map(|&v| v as i32).collect()))
+                .map(|c| {
+                    c.as_any()
+                        .downcast_ref::<Decimal128Array>()
+                        .map(|d| d.values().iter().map(|&v| v as i32).collect())
+                })
                 .collect()
         })
         .collect();
@@ -203,21 +316,33 @@ fn prepare(b: &RecordBatch) -> Prepared {
 }
 
 fn write_ours(schema: &Schema, p: &Prepared, codec: Codec) -> u64 {
-    let mut w = FileWriter::new(std::io::sink(), schema.clone(), WriterOptions { codec, ..Default::default() }).unwrap();
+    let mut w = FileWriter::new(
+        std::io::sink(),
+        schema.clone(),
+        WriterOptions {
+            codec,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut validity: Vec<Option<Vec<u8>>> = Vec::new();
     for (b, decs) in p.batches.iter().zip(&p.decimals) {
         // Sliced arrow bitmaps can start mid-byte; copy those (not the case for 64 Ki slices).
         validity.clear();
         for c in b.columns() {
-            validity.push(c.nulls().filter(|n| n.null_count() > 0 && n.offset() % 8 != 0).map(|n| {
-                let mut out = vec![0u8; n.len().div_ceil(8)];
-                for i in 0..n.len() {
-                    if n.is_valid(i) {
-                        out[i / 8] |= 1 << (i % 8);
-                    }
-                }
-                out
-            }));
+            validity.push(
+                c.nulls()
+                    .filter(|n| n.null_count() > 0 && n.offset() % 8 != 0)
+                    .map(|n| {
+                        let mut out = vec![0u8; n.len().div_ceil(8)];
+                        for i in 0..n.len() {
+                            if n.is_valid(i) {
+                                out[i / 8] |= 1 << (i % 8);
+                            }
+                        }
+                        out
+                    }),
+            );
         }
         let cols = b
             .columns()
@@ -238,12 +363,22 @@ fn write_ours(schema: &Schema, p: &Prepared, codec: Codec) -> u64 {
                     ColumnData::Int64(a.values())
                 } else {
                     let s = c.as_any().downcast_ref::<StringArray>().unwrap();
-                    ColumnData::Binary { offsets: s.value_offsets(), data: s.value_data() }
+                    ColumnData::Binary {
+                        offsets: s.value_offsets(),
+                        data: s.value_data(),
+                    }
                 };
-                ColumnView { validity: valid, data }
+                ColumnView {
+                    validity: valid,
+                    data,
+                }
             })
             .collect();
-        w.write_batch(&Batch { num_rows: b.num_rows(), columns: cols }).unwrap();
+        w.write_batch(&Batch {
+            num_rows: b.num_rows(),
+            columns: cols,
+        })
+        .unwrap();
     }
     w.close().unwrap().file_size
 }
@@ -255,7 +390,10 @@ fn arrow_props(codec: Codec) -> WriterProperties {
         Codec::Zstd(l) => Compression::ZSTD(ZstdLevel::try_new(l).unwrap()),
         _ => unreachable!(),
     };
-    WriterProperties::builder().set_writer_version(WriterVersion::PARQUET_2_0).set_compression(c).build()
+    WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_compression(c)
+        .build()
 }
 
 struct Counter(u64);
@@ -270,7 +408,8 @@ impl std::io::Write for Counter {
 }
 
 fn write_arrow(p: &Prepared, codec: Codec) -> u64 {
-    let mut w = ArrowWriter::try_new(Counter(0), p.batches[0].schema(), Some(arrow_props(codec))).unwrap();
+    let mut w =
+        ArrowWriter::try_new(Counter(0), p.batches[0].schema(), Some(arrow_props(codec))).unwrap();
     for b in &p.batches {
         w.write(b).unwrap();
     }
@@ -286,17 +425,29 @@ fn bench_table(c: &mut Criterion, name: &str, table: RecordBatch) {
         g.throughput(Throughput::Elements(table.num_rows() as u64));
         let ours = write_ours(&schema, &p, codec);
         let theirs = write_arrow(&p, codec);
-        eprintln!("{name}/{}: vecruntime {ours} bytes, arrow-rs {theirs} bytes", codec.name());
-        g.bench_function(BenchmarkId::new("vecruntime", table.num_rows()), |b| b.iter(|| write_ours(&schema, &p, codec)));
-        g.bench_function(BenchmarkId::new("arrow-rs", table.num_rows()), |b| b.iter(|| write_arrow(&p, codec)));
+        eprintln!(
+            "{name}/{}: vecruntime {ours} bytes, arrow-rs {theirs} bytes",
+            codec.name()
+        );
+        g.bench_function(BenchmarkId::new("vecruntime", table.num_rows()), |b| {
+            b.iter(|| write_ours(&schema, &p, codec))
+        });
+        g.bench_function(BenchmarkId::new("arrow-rs", table.num_rows()), |b| {
+            b.iter(|| write_arrow(&p, codec))
+        });
         g.finish();
     }
 }
 
 fn benches(c: &mut Criterion) {
-    let rows = std::env::var("VECRUNTIME_BENCH_ROWS").ok().and_then(|v| v.parse().ok()).unwrap_or(ROWS);
+    let rows = std::env::var("VECRUNTIME_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(ROWS);
     let store_sales = real_store_sales(rows).unwrap_or_else(|| {
-        eprintln!("store_sales: synthetic data ({rows} rows); run benchmarks/tpcds.sh for dsdgen data");
+        eprintln!(
+            "store_sales: synthetic data ({rows} rows); run benchmarks/tpcds.sh for dsdgen data"
+        );
         synthetic_store_sales(rows)
     });
     bench_table(c, "store_sales", store_sales);

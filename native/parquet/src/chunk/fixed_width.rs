@@ -298,19 +298,29 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
         let values = T::slice(&col.data);
         self.core.put_levels(col.validity, start, end);
-        match col.validity {
-            None => {
-                for &v in &values[start..end] {
-                    self.put(v);
-                }
+        // Blocks of 64: touch the dictionary slots of a block first (see FixedDict::touch).
+        const BLOCK: usize = 64;
+        let mut s = start;
+        while s < end {
+            let e = (s + BLOCK).min(end);
+            if self.in_dictionary && self.dict.len() > 4096 {
+                self.dict.touch(values[s..e].iter().map(|v| v.to_bits()));
             }
-            Some(valid) => {
-                for (i, &v) in values.iter().enumerate().take(end).skip(start) {
-                    if bit(valid, i) {
+            match col.validity {
+                None => {
+                    for &v in &values[s..e] {
                         self.put(v);
                     }
                 }
+                Some(valid) => {
+                    for (i, &v) in values.iter().enumerate().take(e).skip(s) {
+                        if bit(valid, i) {
+                            self.put(v);
+                        }
+                    }
+                }
             }
+            s = e;
         }
         Ok(())
     }

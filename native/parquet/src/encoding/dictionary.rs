@@ -9,9 +9,10 @@ fn mix(k: u64) -> u64 {
     k ^ (k >> 29)
 }
 
-/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits.
+/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits. Slots hold the key next
+/// to its id, so a probe touches one cache line, not the slot and then the value.
 pub struct FixedDict {
-    table: Vec<u32>,
+    table: Vec<(u64, u32)>,
     mask: usize,
     values: Vec<u64>,
 }
@@ -25,7 +26,7 @@ impl Default for FixedDict {
 impl FixedDict {
     pub fn new() -> Self {
         FixedDict {
-            table: vec![EMPTY; 1024],
+            table: vec![(0, EMPTY); 1024],
             mask: 1023,
             values: Vec::new(),
         }
@@ -46,8 +47,20 @@ impl FixedDict {
 
     pub fn clear(&mut self) {
         self.values.clear();
-        self.table = vec![EMPTY; 1024];
+        self.table = vec![(0, EMPTY); 1024];
         self.mask = 1023;
+    }
+
+    /// Loads the table slots of `keys` so that the inserts that follow find them in cache: the
+    /// loads are independent, so the CPU overlaps their misses (a large dictionary is
+    /// miss-bound otherwise). Safe code, no prefetch intrinsics.
+    #[inline]
+    pub fn touch(&self, keys: impl Iterator<Item = u64>) {
+        let mut acc = 0u32;
+        for k in keys {
+            acc ^= self.table[mix(k) as usize & self.mask].1;
+        }
+        std::hint::black_box(acc);
     }
 
     /// Returns the id of `key` and whether it was inserted now.
@@ -55,17 +68,17 @@ impl FixedDict {
     pub fn insert(&mut self, key: u64) -> (u32, bool) {
         let mut slot = mix(key) as usize & self.mask;
         loop {
-            let id = self.table[slot];
+            let (k, id) = self.table[slot];
             if id == EMPTY {
                 let id = self.values.len() as u32;
-                self.table[slot] = id;
+                self.table[slot] = (key, id);
                 self.values.push(key);
                 if self.values.len() * 2 > self.table.len() {
                     self.grow();
                 }
                 return (id, true);
             }
-            if self.values[id as usize] == key {
+            if k == key {
                 return (id, false);
             }
             slot = (slot + 1) & self.mask;
@@ -74,14 +87,14 @@ impl FixedDict {
 
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
-        self.table = vec![EMPTY; cap];
+        self.table = vec![(0, EMPTY); cap];
         self.mask = cap - 1;
         for (id, &v) in self.values.iter().enumerate() {
             let mut slot = mix(v) as usize & self.mask;
-            while self.table[slot] != EMPTY {
+            while self.table[slot].1 != EMPTY {
                 slot = (slot + 1) & self.mask;
             }
-            self.table[slot] = id as u32;
+            self.table[slot] = (v, id as u32);
         }
     }
 }
