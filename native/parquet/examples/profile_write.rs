@@ -4,6 +4,9 @@ use arrow_array::{Array, Decimal128Array, Int32Array, Int64Array};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use vecruntime_parquet::*;
 
+/// One column of one batch: validity and INT32 (Ok) or INT64 (Err) values.
+type Column = (Option<Vec<u8>>, std::result::Result<Vec<i32>, Vec<i64>>);
+
 fn main() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -25,7 +28,7 @@ fn main() {
         });
     }
     let schema = Schema::new(fields).unwrap();
-    let cols: Vec<Vec<(Option<Vec<u8>>, std::result::Result<Vec<i32>, Vec<i64>>)>> = batches
+    let cols: Vec<Vec<Column>> = batches
         .iter()
         .map(|b| {
             b.columns()
