@@ -26,10 +26,6 @@ impl Compressor {
         })
     }
 
-    pub fn codec(&self) -> Codec {
-        self.codec
-    }
-
     /// Appends `input` compressed to `out`.
     pub fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.codec {

@@ -34,7 +34,7 @@ mod writer;
 
 pub use column::{Batch, ColumnData, ColumnView};
 pub use encoding::Encoding;
-pub use error::{Error, Result};
+pub use error::Error;
 pub use options::{BloomFilterOptions, Codec, WriterOptions};
 pub use schema::{Field, LogicalType, PhysicalType, Schema, TimeUnit};
 pub use summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};

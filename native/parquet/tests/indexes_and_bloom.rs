@@ -205,7 +205,7 @@ fn bloom_filters_hold_every_value_and_are_sized_like_parquet_java() {
     );
     let l_bits = vecruntime_parquet::bloom_filter::optimal_num_of_bits(20_000, 0.01) as usize / 8;
     assert_eq!(sizes[1], Some(l_bits.next_power_of_two()));
-    // Adaptive: ~20,000 distinct strings need the 32 KiB candidate (expected NDV 24,500 < ...).
+    // Adaptive: ~18,000 distinct strings fit a candidate below the 1 MiB maximum.
     assert!(
         sizes[2].unwrap() < 1024 * 1024,
         "adaptive picked a smaller candidate: {sizes:?}"

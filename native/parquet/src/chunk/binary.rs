@@ -1,14 +1,14 @@
 //! Byte-string chunks: BYTE_ARRAY (strings, binary), FIXED_LEN_BYTE_ARRAY and INT96.
 //! RLE_DICTIONARY first, then the fallback of [`super::fixed_binary::fallback_encoding`].
 
+use super::dictionary_state::DictionaryState;
 use super::fixed_binary::{fallback_encoding, fixed_value, Layout};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{bit, ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_byte_array::DeltaByteArrayEncoder;
 use crate::encoding::dictionary::BytesDict;
-use crate::encoding::rle::RleEncoder;
-use crate::encoding::{bit_width, Encoding};
+use crate::encoding::Encoding;
 use crate::error::Result;
 use crate::options::WriterOptions;
 use crate::statistics::{BytesMinMax, PageStats, SortOrder};
@@ -25,16 +25,8 @@ pub(crate) struct BinaryWriter {
     core: ChunkCore,
     layout: Layout,
     fallback_encoding: Encoding,
-    dictionary_enabled: bool,
-    max_dictionary_bytes: usize,
-    in_dictionary: bool,
-    first_page: bool,
+    state: DictionaryState,
     dict: BytesDict,
-    dict_bytes: usize,
-    last_used_entries: usize,
-    used_dictionary: bool,
-    ids: Vec<u32>,
-    raw_size: usize,
     fallback: Fallback,
     minmax: BytesMinMax,
     body: Vec<u8>,
@@ -62,16 +54,8 @@ impl BinaryWriter {
             core,
             layout,
             fallback_encoding,
-            dictionary_enabled: dictionary,
-            max_dictionary_bytes: opts.dictionary_page_size,
-            in_dictionary: dictionary,
-            first_page: true,
+            state: DictionaryState::new(dictionary, opts.dictionary_page_size),
             dict: BytesDict::new(),
-            dict_bytes: 0,
-            last_used_entries: 0,
-            used_dictionary: false,
-            ids: Vec::new(),
-            raw_size: 0,
             fallback,
             minmax: BytesMinMax::default(),
             body: Vec::new(),
@@ -88,17 +72,19 @@ impl BinaryWriter {
 
     #[inline]
     fn put(&mut self, v: &[u8]) {
-        self.raw_size += v.len() + 4;
+        self.state.add_raw(v.len() + 4);
         if self.core.order != SortOrder::Undefined {
             self.minmax.update(self.core.order, v);
         }
-        if self.in_dictionary {
+        if self.state.active {
             let (id, new) = self.dict.insert(v);
-            self.ids.push(id);
+            self.state.ids.push(id);
             if new {
-                self.dict_bytes += self.layout.dictionary_entry_size(v.len());
                 self.core.bloom_insert(v);
-                if self.dict_bytes > self.max_dictionary_bytes {
+                if self
+                    .state
+                    .add_entry(self.layout.dictionary_entry_size(v.len()))
+                {
                     self.fall_back();
                 }
             }
@@ -109,14 +95,11 @@ impl BinaryWriter {
     }
 
     fn fall_back(&mut self) {
-        self.in_dictionary = false;
-        for &id in &self.ids {
+        for &id in &self.state.ids {
             Self::put_fallback(&mut self.fallback, self.dict.get(id));
         }
-        self.ids.clear();
-        if self.last_used_entries == 0 {
+        if self.state.fell_back() {
             self.dict.clear();
-            self.dict_bytes = 0;
         }
     }
 
@@ -156,29 +139,14 @@ impl ChunkWriter for BinaryWriter {
         let mut body = std::mem::take(&mut self.body);
         body.clear();
         let mut encoding = self.fallback_encoding;
-        if self.in_dictionary {
-            let max_id = self.dict.len() as i64 - 1;
-            let width = if max_id < 0 {
-                32
-            } else {
-                bit_width(max_id as u64)
-            };
-            body.push(width as u8);
-            let mut rle = RleEncoder::new(width);
-            for &id in &self.ids {
-                rle.put(id);
-            }
-            body.extend_from_slice(&rle.finish());
-            if self.first_page && body.len() + self.dict_bytes >= self.raw_size {
-                body.clear();
-                self.fall_back();
-            } else {
+        if self.state.active {
+            if self.state.encode_page(self.dict.len(), &mut body) {
                 encoding = Encoding::RleDictionary;
-                self.last_used_entries = self.dict.len();
-                self.used_dictionary = true;
+            } else {
+                self.fall_back();
             }
         }
-        if !self.in_dictionary {
+        if !self.state.active {
             match &mut self.fallback {
                 Fallback::Delta(e) => e.finish_into(&mut body),
                 Fallback::Plain(v) => {
@@ -188,9 +156,7 @@ impl ChunkWriter for BinaryWriter {
                 Fallback::Split(e) => e.finish_into(&mut body),
             }
         }
-        self.ids.clear();
-        self.raw_size = 0;
-        self.first_page = false;
+        self.state.end_page();
         let stats = PageStats {
             null_count: self.core.page_nulls as u64,
             min_max: self.minmax.take(),
@@ -205,32 +171,23 @@ impl ChunkWriter for BinaryWriter {
         if self.core.page_rows > 0 {
             self.flush_page()?;
         }
-        let dictionary = self.used_dictionary.then(|| {
+        let dictionary = self.state.dictionary_page_entries().map(|n| {
             let mut page = Vec::new();
-            for id in 0..self.last_used_entries {
+            for id in 0..n {
                 self.layout.put_plain(&mut page, self.dict.get(id as u32));
             }
-            page
+            (page, n)
         });
         let chunk = self
             .core
-            .finish(dictionary.as_deref().map(|p| (p, self.last_used_entries)))?;
+            .finish(dictionary.as_ref().map(|(p, n)| (p.as_slice(), *n)))?;
         self.dict.clear();
-        self.dict_bytes = 0;
-        self.last_used_entries = 0;
-        self.used_dictionary = false;
-        self.in_dictionary = self.dictionary_enabled;
-        self.first_page = true;
+        self.state.reset_chunk();
         Ok(chunk)
     }
 
     fn page_buffered_size(&self) -> usize {
-        let values = if self.dictionary_enabled {
-            self.raw_size
-        } else {
-            self.fallback_len()
-        };
-        self.core.levels_buffered() + values
+        self.core.levels_buffered() + self.state.buffered_size(self.fallback_len())
     }
 
     fn core(&self) -> &ChunkCore {

@@ -2,13 +2,13 @@
 //! dates, timestamps, narrow decimals). RLE_DICTIONARY first; DELTA_BINARY_PACKED (integers) or
 //! PLAIN / BYTE_STREAM_SPLIT (floats) after a fallback or with the dictionary off.
 
+use super::dictionary_state::DictionaryState;
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{bit, ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::encoding::dictionary::FixedDict;
-use crate::encoding::rle::RleEncoder;
-use crate::encoding::{bit_width, Encoding};
+use crate::encoding::Encoding;
 use crate::error::Result;
 use crate::options::WriterOptions;
 use crate::statistics::{NumMinMax, PageStats};
@@ -163,18 +163,8 @@ impl Fallback {
 
 pub(crate) struct FixedWidthWriter<T: Native> {
     core: ChunkCore,
-    dictionary_enabled: bool,
-    max_dictionary_bytes: usize,
-    /// Values go to the dictionary (true) or to the fallback encoder.
-    in_dictionary: bool,
-    first_page: bool,
+    state: DictionaryState,
     dict: FixedDict,
-    dict_bytes: usize,
-    /// Dictionary entries referenced by pages already written.
-    last_used_entries: usize,
-    used_dictionary: bool,
-    ids: Vec<u32>,
-    raw_size: usize,
     fallback: Fallback,
     minmax: NumMinMax<T>,
     nan_seen: bool,
@@ -201,16 +191,8 @@ impl<T: Native> FixedWidthWriter<T> {
         };
         FixedWidthWriter {
             core,
-            dictionary_enabled: dictionary,
-            max_dictionary_bytes: opts.dictionary_page_size,
-            in_dictionary: dictionary,
-            first_page: true,
+            state: DictionaryState::new(dictionary, opts.dictionary_page_size),
             dict: FixedDict::new(),
-            dict_bytes: 0,
-            last_used_entries: 0,
-            used_dictionary: false,
-            ids: Vec::new(),
-            raw_size: 0,
             fallback,
             minmax: NumMinMax::new(T::zero()),
             nan_seen: false,
@@ -233,30 +215,26 @@ impl<T: Native> FixedWidthWriter<T> {
 
     #[inline]
     fn put(&mut self, v: T) {
-        self.raw_size += T::WIDTH;
+        self.state.add_raw(T::WIDTH);
         if v.is_nan() {
             self.nan_seen = true;
         } else {
             self.minmax.update(v);
         }
-        if self.in_dictionary {
+        // bloom_insert hashes only when the column has a filter.
+        if self.state.active {
             let (id, new) = self.dict.insert(v.to_bits());
-            self.ids.push(id);
+            self.state.ids.push(id);
             if new {
-                self.dict_bytes += T::WIDTH;
-                if self.core.has_bloom() {
-                    self.core
-                        .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
-                }
-                if self.dict_bytes > self.max_dictionary_bytes {
+                self.core
+                    .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+                if self.state.add_entry(T::WIDTH) {
                     self.fall_back();
                 }
             }
         } else {
-            if self.core.has_bloom() {
-                self.core
-                    .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
-            }
+            self.core
+                .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
             self.put_fallback(v);
         }
     }
@@ -264,15 +242,14 @@ impl<T: Native> FixedWidthWriter<T> {
     /// Re-encodes the current page's values with the fallback encoding; earlier pages keep
     /// the dictionary (parquet-java's `fallBackAllValuesTo`).
     fn fall_back(&mut self) {
-        self.in_dictionary = false;
-        let ids = std::mem::take(&mut self.ids);
+        let ids = std::mem::take(&mut self.state.ids);
         for &id in &ids {
             let v = T::from_bits(self.dict.values()[id as usize]);
             self.put_fallback(v);
         }
-        if self.last_used_entries == 0 {
+        self.state.ids = ids;
+        if self.state.fell_back() {
             self.dict.clear();
-            self.dict_bytes = 0;
         }
     }
 
@@ -303,7 +280,7 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         let mut s = start;
         while s < end {
             let e = (s + BLOCK).min(end);
-            if self.in_dictionary && self.dict.len() > 4096 {
+            if self.state.active && self.dict.len() > 4096 {
                 self.dict.touch(values[s..e].iter().map(|v| v.to_bits()));
             }
             match col.validity {
@@ -329,34 +306,17 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         let mut body = std::mem::take(&mut self.body);
         body.clear();
         let mut encoding = self.fallback.encoding();
-        if self.in_dictionary {
-            let max_id = self.dict.len() as i64 - 1;
-            let width = if max_id < 0 {
-                32
-            } else {
-                bit_width(max_id as u64)
-            };
-            body.push(width as u8);
-            let mut rle = RleEncoder::new(width);
-            for &id in &self.ids {
-                rle.put(id);
-            }
-            body.extend_from_slice(&rle.finish());
-            if self.first_page && body.len() + self.dict_bytes >= self.raw_size {
-                body.clear();
-                self.fall_back();
-            } else {
+        if self.state.active {
+            if self.state.encode_page(self.dict.len(), &mut body) {
                 encoding = Encoding::RleDictionary;
-                self.last_used_entries = self.dict.len();
-                self.used_dictionary = true;
+            } else {
+                self.fall_back();
             }
         }
-        if !self.in_dictionary {
+        if !self.state.active {
             self.fallback.finish_into(&mut body);
         }
-        self.ids.clear();
-        self.raw_size = 0;
-        self.first_page = false;
+        self.state.end_page();
         let stats = self.page_stats();
         let r = self.core.write_data_page(encoding, &body, stats);
         self.body = body;
@@ -367,32 +327,24 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         if self.core.page_rows > 0 {
             self.flush_page()?;
         }
-        let dictionary = self.used_dictionary.then(|| {
-            let mut page = Vec::with_capacity(self.last_used_entries * T::WIDTH);
-            for &b in &self.dict.values()[..self.last_used_entries] {
+        let entries = self.state.dictionary_page_entries();
+        let dictionary = entries.map(|n| {
+            let mut page = Vec::with_capacity(n * T::WIDTH);
+            for &b in &self.dict.values()[..n] {
                 T::from_bits(b).put_plain(&mut page);
             }
-            page
+            (page, n)
         });
         let chunk = self
             .core
-            .finish(dictionary.as_deref().map(|p| (p, self.last_used_entries)))?;
+            .finish(dictionary.as_ref().map(|(p, n)| (p.as_slice(), *n)))?;
         self.dict.clear();
-        self.dict_bytes = 0;
-        self.last_used_entries = 0;
-        self.used_dictionary = false;
-        self.in_dictionary = self.dictionary_enabled;
-        self.first_page = true;
+        self.state.reset_chunk();
         Ok(chunk)
     }
 
     fn page_buffered_size(&self) -> usize {
-        let values = if self.dictionary_enabled {
-            self.raw_size
-        } else {
-            self.fallback.encoded_len()
-        };
-        self.core.levels_buffered() + values
+        self.core.levels_buffered() + self.state.buffered_size(self.fallback.encoded_len())
     }
 
     fn core(&self) -> &ChunkCore {

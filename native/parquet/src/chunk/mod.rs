@@ -7,6 +7,7 @@
 
 mod binary;
 mod boolean;
+mod dictionary_state;
 mod fixed_binary;
 mod fixed_width;
 
@@ -133,7 +134,7 @@ impl ChunkCore {
         })
     }
 
-    /// Definition levels for rows `start..end`; returns the number of non-null rows.
+    /// Definition levels (and the page's row and null counts) for rows `start..end`.
     #[inline]
     pub fn put_levels(&mut self, validity: Option<&[u8]>, start: usize, end: usize) {
         let n = end - start;
@@ -174,10 +175,6 @@ impl ChunkCore {
         if let Some(b) = &mut self.bloom {
             b.insert_hash(crate::bloom_filter::hash_bytes(plain));
         }
-    }
-
-    pub fn has_bloom(&self) -> bool {
-        self.bloom.is_some()
     }
 
     fn too_large(&self, what: &str, n: usize) -> Error {

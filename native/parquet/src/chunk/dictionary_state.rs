@@ -1,0 +1,115 @@
+//! The dictionary-or-fallback bookkeeping of one column chunk (parquet-java's
+//! `FallbackValuesWriter` around a `DictionaryValuesWriter`), shared by the fixed-width and
+//! byte-string chunk writers; they own the dictionary table and the fallback encoder.
+
+use crate::encoding::bit_width;
+use crate::encoding::rle::RleEncoder;
+
+pub(crate) struct DictionaryState {
+    enabled: bool,
+    max_bytes: usize,
+    /// Values go to the dictionary (true) or to the fallback encoder.
+    pub active: bool,
+    first_page: bool,
+    /// parquet-java's `dictionaryByteSize`.
+    bytes: usize,
+    /// Dictionary entries referenced by pages already written.
+    last_used_entries: usize,
+    used: bool,
+    /// Dictionary ids of the current page.
+    pub ids: Vec<u32>,
+    /// Plain size of the current page's values (parquet-java's `rawDataByteSize`).
+    raw_size: usize,
+}
+
+impl DictionaryState {
+    pub fn new(enabled: bool, max_bytes: usize) -> Self {
+        DictionaryState {
+            enabled,
+            max_bytes,
+            active: enabled,
+            first_page: true,
+            bytes: 0,
+            last_used_entries: 0,
+            used: false,
+            ids: Vec::new(),
+            raw_size: 0,
+        }
+    }
+
+    #[inline]
+    pub fn add_raw(&mut self, bytes: usize) {
+        self.raw_size += bytes;
+    }
+
+    /// Accounts a new dictionary entry; true when the dictionary outgrew its page size and the
+    /// writer must fall back now.
+    #[inline]
+    pub fn add_entry(&mut self, bytes: usize) -> bool {
+        self.bytes += bytes;
+        self.bytes > self.max_bytes
+    }
+
+    /// The writer re-encoded `ids` with its fallback encoding; true when no written page used
+    /// the dictionary, so its entries must be dropped.
+    pub fn fell_back(&mut self) -> bool {
+        self.active = false;
+        self.ids.clear();
+        let unused = self.last_used_entries == 0;
+        if unused {
+            self.bytes = 0;
+        }
+        unused
+    }
+
+    /// Appends the page's ids (bit width, then RLE) to `body`. False on a first page that is not
+    /// smaller than its plain size with the dictionary: the writer must fall back.
+    pub fn encode_page(&mut self, dictionary_len: usize, body: &mut Vec<u8>) -> bool {
+        // parquet-java's getWidthFromMaxInt(-1) is 32 for an empty dictionary.
+        let width = if dictionary_len == 0 {
+            32
+        } else {
+            bit_width(dictionary_len as u64 - 1)
+        };
+        let start = body.len();
+        body.push(width as u8);
+        let mut rle = RleEncoder::new(width);
+        for &id in &self.ids {
+            rle.put(id);
+        }
+        body.extend_from_slice(&rle.finish());
+        if self.first_page && body.len() - start + self.bytes >= self.raw_size {
+            body.truncate(start);
+            return false;
+        }
+        self.last_used_entries = dictionary_len;
+        self.used = true;
+        true
+    }
+
+    pub fn end_page(&mut self) {
+        self.ids.clear();
+        self.raw_size = 0;
+        self.first_page = false;
+    }
+
+    /// Entries of the dictionary page, when any written page used the dictionary.
+    pub fn dictionary_page_entries(&self) -> Option<usize> {
+        self.used.then_some(self.last_used_entries)
+    }
+
+    /// Starts the next row group's chunk.
+    pub fn reset_chunk(&mut self) {
+        *self = DictionaryState::new(self.enabled, self.max_bytes);
+    }
+
+    /// parquet-java's page buffered size of the values: raw size behind a dictionary writer,
+    /// the encoder's own size when the dictionary is off.
+    pub fn buffered_size(&self, fallback_encoded_len: usize) -> usize {
+        if self.enabled {
+            self.raw_size
+        } else {
+            fallback_encoded_len
+        }
+    }
+}
