@@ -83,7 +83,24 @@ pub(crate) fn bit(bitmap: &[u8], i: usize) -> bool {
     bitmap[i >> 3] & (1 << (i & 7)) != 0
 }
 
-/// Number of set bits among the first `n` bits.
+/// The value of bit `i` and how many bits from `i` (at most 56, never past `end`) share it.
+#[inline]
+pub(crate) fn bit_run(bitmap: &[u8], i: usize, end: usize) -> (bool, usize) {
+    let byte = i >> 3;
+    let mut word = [0u8; 8];
+    let avail = (bitmap.len() - byte).min(8);
+    word[..avail].copy_from_slice(&bitmap[byte..byte + avail]);
+    let w = u64::from_le_bytes(word) >> (i & 7);
+    let set = w & 1 == 1;
+    let run = if set {
+        w.trailing_ones()
+    } else {
+        w.trailing_zeros()
+    } as usize;
+    (set, run.min(56).min(end - i))
+}
+
+/// Number of set bits among bits `start..end`.
 pub(crate) fn count_set_bits(bitmap: &[u8], start: usize, end: usize) -> usize {
     let mut count = 0;
     let mut i = start;

@@ -26,6 +26,10 @@ impl Compressor {
         })
     }
 
+    pub fn is_uncompressed(&self) -> bool {
+        self.codec == Codec::Uncompressed
+    }
+
     /// Appends `input` compressed to `out`.
     pub fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.codec {

@@ -279,7 +279,8 @@ impl<W: Write> FileWriter<W> {
         for i in 0..self.columns.len() {
             let chunk = self.columns[i].finish()?;
             let offset = self.sink.pos as i64;
-            self.sink.write_all(&chunk.bytes)?;
+            self.sink.write_all(&chunk.dictionary_page)?;
+            self.sink.write_all(&chunk.data_pages)?;
             let (meta, idx, summary) = self.chunk_meta(i, offset, chunk);
             total_byte_size += meta.total_uncompressed_size;
             total_compressed += meta.total_compressed_size;
@@ -338,7 +339,7 @@ impl<W: Write> FileWriter<W> {
             l.offset += offset;
         }
         let data_page_offset = offset + chunk.dictionary_page_len.unwrap_or(0) as i64;
-        let compressed = chunk.bytes.len() as i64;
+        let compressed = (chunk.dictionary_page.len() + chunk.data_pages.len()) as i64;
         let meta = ColumnChunkMeta {
             physical_type: field.physical.thrift_id(),
             encodings: chunk.encodings.clone(),

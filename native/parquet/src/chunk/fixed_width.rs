@@ -7,7 +7,7 @@ use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{bit, ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
-use crate::encoding::dictionary::FixedDict;
+use crate::encoding::dictionary::{DictKey, FixedDict};
 use crate::encoding::Encoding;
 use crate::error::Result;
 use crate::options::WriterOptions;
@@ -17,8 +17,11 @@ use crate::statistics::{NumMinMax, PageStats};
 pub(crate) trait Native: Copy + PartialOrd + Send + 'static {
     const WIDTH: usize;
     const INTEGER: bool;
+    /// Dictionary key: the bits in the value's own width.
+    type Key: DictKey;
+    fn key(self) -> Self::Key;
+    fn from_key(k: Self::Key) -> Self;
     fn to_bits(self) -> u64;
-    fn from_bits(b: u64) -> Self;
     fn to_i64(self) -> i64;
     fn is_nan(self) -> bool;
     /// Plain encoding of a statistics bound; floats write -0.0 as min and +0.0 as max of zero.
@@ -33,13 +36,18 @@ macro_rules! int_native {
         impl Native for $t {
             const WIDTH: usize = std::mem::size_of::<$t>();
             const INTEGER: bool = true;
+            type Key = $u;
+            #[inline]
+            fn key(self) -> $u {
+                self as $u
+            }
+            #[inline]
+            fn from_key(k: $u) -> Self {
+                k as $t
+            }
             #[inline]
             fn to_bits(self) -> u64 {
                 self as $u as u64
-            }
-            #[inline]
-            fn from_bits(b: u64) -> Self {
-                b as $u as $t
             }
             #[inline]
             fn to_i64(self) -> i64 {
@@ -70,17 +78,22 @@ macro_rules! int_native {
 }
 
 macro_rules! float_native {
-    ($t:ty, $variant:ident) => {
+    ($t:ty, $variant:ident, $u:ty) => {
         impl Native for $t {
             const WIDTH: usize = std::mem::size_of::<$t>();
             const INTEGER: bool = false;
+            type Key = $u;
+            #[inline]
+            fn key(self) -> $u {
+                <$t>::to_bits(self)
+            }
+            #[inline]
+            fn from_key(k: $u) -> Self {
+                <$t>::from_bits(k)
+            }
             #[inline]
             fn to_bits(self) -> u64 {
                 <$t>::to_bits(self) as u64
-            }
-            #[inline]
-            fn from_bits(b: u64) -> Self {
-                <$t>::from_bits(b as _)
             }
             #[inline]
             fn to_i64(self) -> i64 {
@@ -121,8 +134,8 @@ macro_rules! float_native {
 
 int_native!(i32, Int32, u32);
 int_native!(i64, Int64, u64);
-float_native!(f32, Float);
-float_native!(f64, Double);
+float_native!(f32, Float, u32);
+float_native!(f64, Double, u64);
 
 // One per chunk writer: the size difference between variants does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -164,7 +177,10 @@ impl Fallback {
 pub(crate) struct FixedWidthWriter<T: Native> {
     core: ChunkCore,
     state: DictionaryState,
-    dict: FixedDict,
+    dict: FixedDict<T::Key>,
+    /// The last value inserted in the dictionary and its id (valid while the page has ids).
+    last_key: T::Key,
+    last_id: u32,
     fallback: Fallback,
     minmax: NumMinMax<T>,
     nan_seen: bool,
@@ -193,6 +209,8 @@ impl<T: Native> FixedWidthWriter<T> {
             core,
             state: DictionaryState::new(dictionary, opts.dictionary_page_size),
             dict: FixedDict::new(),
+            last_key: Default::default(),
+            last_id: 0,
             fallback,
             minmax: NumMinMax::new(T::zero()),
             nan_seen: false,
@@ -213,26 +231,64 @@ impl<T: Native> FixedWidthWriter<T> {
         }
     }
 
+    /// Appends the non-null values of up to one block.
     #[inline]
-    fn put(&mut self, v: T) {
-        self.state.add_raw(T::WIDTH);
-        if v.is_nan() {
-            self.nan_seen = true;
-        } else {
-            self.minmax.update(v);
+    fn put_block(&mut self, vals: &[T]) {
+        if vals.is_empty() {
+            return;
         }
-        // bloom_insert hashes only when the column has a filter.
-        if self.state.active {
-            let (id, new) = self.dict.insert(v.to_bits());
-            self.state.ids.push(id);
-            if new {
-                self.core
-                    .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
-                if self.state.add_entry(T::WIDTH) {
-                    self.fall_back();
+        self.state.add_raw(T::WIDTH * vals.len());
+        if T::INTEGER {
+            // Branch-free min/max over the block (vectorises), then one update.
+            let (mut lo, mut hi) = (vals[0], vals[0]);
+            for &v in vals {
+                lo = if v < lo { v } else { lo };
+                hi = if v > hi { v } else { hi };
+            }
+            self.minmax.update(lo);
+            self.minmax.update(hi);
+        } else {
+            for &v in vals {
+                if v.is_nan() {
+                    self.nan_seen = true;
+                } else {
+                    self.minmax.update(v);
                 }
             }
-        } else {
+        }
+        let mut rest = vals;
+        if self.state.active {
+            if self.dict.len() > 4096 {
+                // Large dictionaries are miss-bound: see FixedDict::touch.
+                self.dict.touch(vals.iter().map(|v| v.key()));
+            }
+            for (i, &v) in vals.iter().enumerate() {
+                // Sorted or clustered data repeats values back to back: skip the probe.
+                let key = v.key();
+                if self.state.ids.last().is_some() && key == self.last_key {
+                    self.state.ids.push(self.last_id);
+                    continue;
+                }
+                let (id, new) = self.dict.insert(key);
+                self.last_key = key;
+                self.last_id = id;
+                self.state.ids.push(id);
+                // bloom_insert hashes only when the column has a filter.
+                if new {
+                    self.core
+                        .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+                    if self.state.add_entry(T::WIDTH) {
+                        self.fall_back();
+                        rest = &vals[i + 1..];
+                        break;
+                    }
+                }
+            }
+            if self.state.active {
+                return;
+            }
+        }
+        for &v in rest {
             self.core
                 .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
             self.put_fallback(v);
@@ -244,7 +300,7 @@ impl<T: Native> FixedWidthWriter<T> {
     fn fall_back(&mut self) {
         let ids = std::mem::take(&mut self.state.ids);
         for &id in &ids {
-            let v = T::from_bits(self.dict.values()[id as usize]);
+            let v = T::from_key(self.dict.values()[id as usize]);
             self.put_fallback(v);
         }
         self.state.ids = ids;
@@ -275,29 +331,27 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
         let values = T::slice(&col.data);
         self.core.put_levels(col.validity, start, end);
-        // Blocks of 64: touch the dictionary slots of a block first (see FixedDict::touch).
         const BLOCK: usize = 64;
-        let mut s = start;
-        while s < end {
-            let e = (s + BLOCK).min(end);
-            if self.state.active && self.dict.len() > 4096 {
-                self.dict.touch(values[s..e].iter().map(|v| v.to_bits()));
-            }
-            match col.validity {
-                None => {
-                    for &v in &values[s..e] {
-                        self.put(v);
-                    }
-                }
-                Some(valid) => {
-                    for (i, &v) in values.iter().enumerate().take(e).skip(s) {
-                        if bit(valid, i) {
-                            self.put(v);
-                        }
-                    }
+        match col.validity {
+            None => {
+                for block in values[start..end].chunks(BLOCK) {
+                    self.put_block(block);
                 }
             }
-            s = e;
+            Some(valid) => {
+                let mut gathered = [T::zero(); BLOCK];
+                let mut s = start;
+                while s < end {
+                    let e = (s + BLOCK).min(end);
+                    let mut k = 0;
+                    for i in s..e {
+                        gathered[k] = values[i];
+                        k += bit(valid, i) as usize;
+                    }
+                    self.put_block(&gathered[..k]);
+                    s = e;
+                }
+            }
         }
         Ok(())
     }
@@ -330,8 +384,8 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         let entries = self.state.dictionary_page_entries();
         let dictionary = entries.map(|n| {
             let mut page = Vec::with_capacity(n * T::WIDTH);
-            for &b in &self.dict.values()[..n] {
-                T::from_bits(b).put_plain(&mut page);
+            for &k in &self.dict.values()[..n] {
+                T::from_key(k).put_plain(&mut page);
             }
             (page, n)
         });

@@ -42,8 +42,9 @@ pub(crate) trait ChunkWriter: Send {
 
 /// A finished column chunk of one row group, offsets relative to its own first byte.
 pub(crate) struct FinishedChunk {
-    /// Dictionary page (header and body) then data pages.
-    pub bytes: Vec<u8>,
+    /// Dictionary page (header and body), empty without one; the data pages follow it.
+    pub dictionary_page: Vec<u8>,
+    pub data_pages: Vec<u8>,
     pub dictionary_page_len: Option<usize>,
     pub num_values: i64,
     pub total_uncompressed_size: i64,
@@ -152,9 +153,11 @@ impl ChunkCore {
                     self.levels.put_run(0, n);
                     self.page_nulls += n;
                 } else {
-                    for i in start..end {
-                        let b = crate::column::bit(v, i);
-                        self.levels.put(b as u32);
+                    let mut i = start;
+                    while i < end {
+                        let (set, run) = crate::column::bit_run(v, i, end);
+                        self.levels.put_run(set as u32, run);
+                        i += run;
                     }
                     self.page_nulls += n - valid;
                 }
@@ -200,12 +203,18 @@ impl ChunkCore {
         if uncompressed > MAX_PAGE_BYTES {
             return Err(self.too_large("a page", uncompressed));
         }
-        let mut compressed = std::mem::take(&mut self.scratch);
-        compressed.clear();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
         let is_compressed = !values.is_empty();
-        if is_compressed {
-            self.compressor.compress(values, &mut compressed)?;
-        }
+        // Uncompressed pages are copied once, straight from `values`.
+        let compressed: &[u8] = if self.compressor.is_uncompressed() {
+            values
+        } else {
+            if is_compressed {
+                self.compressor.compress(values, &mut scratch)?;
+            }
+            &scratch
+        };
         let compressed_size = levels.len() + compressed.len();
         if compressed_size > MAX_PAGE_BYTES {
             return Err(self.too_large("a compressed page", compressed_size));
@@ -213,7 +222,7 @@ impl ChunkCore {
         let crc = self.checksum.then(|| {
             let mut h = crc32fast::Hasher::new();
             h.update(&levels);
-            h.update(&compressed);
+            h.update(compressed);
             h.finalize()
         });
         let header = DataPageV2Header {
@@ -232,8 +241,8 @@ impl ChunkCore {
         header.write(&mut self.pages);
         let header_len = self.pages.len() - offset;
         self.pages.extend_from_slice(&levels);
-        self.pages.extend_from_slice(&compressed);
-        self.scratch = compressed;
+        self.pages.extend_from_slice(compressed);
+        self.scratch = scratch;
         self.locations.push(PageLocation {
             offset: offset as i64,
             compressed_page_size: (header_len + compressed_size) as i32,
@@ -295,7 +304,9 @@ impl ChunkCore {
             encoding_stats.push((PAGE_DICTIONARY, Encoding::Plain, 1));
         }
         let base = bytes.len() as i64;
-        bytes.extend_from_slice(&self.pages);
+        // Handed over without a copy; the next chunk starts with room for as many bytes.
+        let room = self.pages.len();
+        let data_pages = std::mem::replace(&mut self.pages, Vec::with_capacity(room));
         let mut locations = std::mem::take(&mut self.locations);
         for l in &mut locations {
             l.offset += base;
@@ -326,7 +337,8 @@ impl ChunkCore {
             ColumnIndexBuilder::new(self.order, self.truncation, self.truncate_len),
         );
         let chunk = FinishedChunk {
-            bytes,
+            dictionary_page: bytes,
+            data_pages,
             dictionary_page_len,
             num_values: self.num_values,
             total_uncompressed_size: uncompressed + self.uncompressed,
@@ -337,7 +349,6 @@ impl ChunkCore {
             locations,
             bloom_filter: bloom,
         };
-        self.pages.clear();
         self.rows_written = 0;
         self.uncompressed = 0;
         self.num_values = 0;

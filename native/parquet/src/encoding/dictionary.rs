@@ -9,25 +9,47 @@ fn mix(k: u64) -> u64 {
     k ^ (k >> 29)
 }
 
-/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits. Slots hold the key next
-/// to its id, so a probe touches one cache line, not the slot and then the value.
-pub struct FixedDict {
-    table: Vec<(u64, u32)>,
-    mask: usize,
-    values: Vec<u64>,
+/// Key of a fixed-width dictionary: the value's bits, in its own width so that a 4-byte
+/// column's slots are 8 bytes.
+pub trait DictKey: Copy + Eq + Default + Send + 'static {
+    fn hash(self) -> u64;
 }
 
-impl Default for FixedDict {
+impl DictKey for u32 {
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self as u64)
+    }
+}
+
+impl DictKey for u64 {
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self)
+    }
+}
+
+/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits. Slots hold the key next
+/// to its id, so a probe touches one cache line, not the slot and then the value.
+pub struct FixedDict<K: DictKey> {
+    table: Vec<(K, u32)>,
+    mask: usize,
+    values: Vec<K>,
+}
+
+impl<K: DictKey> Default for FixedDict<K> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl FixedDict {
+const INITIAL_SLOTS: usize = 1024;
+
+impl<K: DictKey> FixedDict<K> {
     pub fn new() -> Self {
         FixedDict {
-            table: vec![(0, EMPTY); 1024],
-            mask: 1023,
+            table: vec![(K::default(), EMPTY); INITIAL_SLOTS],
+            mask: INITIAL_SLOTS - 1,
             values: Vec::new(),
         }
     }
@@ -41,32 +63,32 @@ impl FixedDict {
     }
 
     /// Values in id order.
-    pub fn values(&self) -> &[u64] {
+    pub fn values(&self) -> &[K] {
         &self.values
     }
 
+    /// Empties the dictionary, keeping the table's memory for the next row group.
     pub fn clear(&mut self) {
         self.values.clear();
-        self.table = vec![(0, EMPTY); 1024];
-        self.mask = 1023;
+        self.table.fill((K::default(), EMPTY));
     }
 
     /// Loads the table slots of `keys` so that the inserts that follow find them in cache: the
     /// loads are independent, so the CPU overlaps their misses (a large dictionary is
     /// miss-bound otherwise). Safe code, no prefetch intrinsics.
     #[inline]
-    pub fn touch(&self, keys: impl Iterator<Item = u64>) {
+    pub fn touch(&self, keys: impl Iterator<Item = K>) {
         let mut acc = 0u32;
         for k in keys {
-            acc ^= self.table[mix(k) as usize & self.mask].1;
+            acc ^= self.table[k.hash() as usize & self.mask].1;
         }
         std::hint::black_box(acc);
     }
 
     /// Returns the id of `key` and whether it was inserted now.
     #[inline]
-    pub fn insert(&mut self, key: u64) -> (u32, bool) {
-        let mut slot = mix(key) as usize & self.mask;
+    pub fn insert(&mut self, key: K) -> (u32, bool) {
+        let mut slot = key.hash() as usize & self.mask;
         loop {
             let (k, id) = self.table[slot];
             if id == EMPTY {
@@ -87,10 +109,10 @@ impl FixedDict {
 
     fn grow(&mut self) {
         let cap = self.table.len() * 2;
-        self.table = vec![(0, EMPTY); cap];
+        self.table = vec![(K::default(), EMPTY); cap];
         self.mask = cap - 1;
         for (id, &v) in self.values.iter().enumerate() {
-            let mut slot = mix(v) as usize & self.mask;
+            let mut slot = v.hash() as usize & self.mask;
             while self.table[slot].1 != EMPTY {
                 slot = (slot + 1) & self.mask;
             }
@@ -186,7 +208,7 @@ mod tests {
 
     #[test]
     fn fixed_ids_in_insertion_order() {
-        let mut d = FixedDict::new();
+        let mut d = FixedDict::<u64>::new();
         for i in 0..10_000u64 {
             assert_eq!(d.insert(i * 7919), (i as u32, true));
         }
