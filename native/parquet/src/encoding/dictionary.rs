@@ -13,12 +13,18 @@ fn mix(k: u64) -> u64 {
 /// column's slots are 8 bytes.
 pub trait DictKey: Copy + Eq + Default + Send + 'static {
     fn hash(self) -> u64;
+    /// The value as a signed integer (its bits for floats), for direct addressing.
+    fn signed(self) -> i64;
 }
 
 impl DictKey for u32 {
     #[inline]
     fn hash(self) -> u64 {
         mix(self as u64)
+    }
+    #[inline]
+    fn signed(self) -> i64 {
+        self as i32 as i64
     }
 }
 
@@ -27,14 +33,32 @@ impl DictKey for u64 {
     fn hash(self) -> u64 {
         mix(self)
     }
+    #[inline]
+    fn signed(self) -> i64 {
+        self as i64
+    }
 }
 
-/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits. Slots hold the key next
-/// to its id, so a probe touches one cache line, not the slot and then the value.
+/// Direct addressing is kept while the key range is at most this many slots, or 4 slots per
+/// entry, whichever is larger: then it costs no more memory than the hash table.
+const DIRECT_MIN_SLOTS: i128 = 1 << 16;
+
+/// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits.
+///
+/// While the keys span a small range (surrogate keys, dates, quantities, sequential ids) the
+/// id of a key is at `slots[key - base]`: one load, no hashing, an array a fraction of a hash
+/// table's size. Once the range outgrows that, the dictionary moves to an open-addressing hash
+/// table whose slots hold the key next to its id, so a probe touches one cache line.
 pub struct FixedDict<K: DictKey> {
+    values: Vec<K>,
+    direct: bool,
+    base: i64,
+    slots: Vec<u32>,
+    /// Smallest and largest key stored (signed), valid when `values` is not empty.
+    lo: i64,
+    hi: i64,
     table: Vec<(K, u32)>,
     mask: usize,
-    values: Vec<K>,
 }
 
 impl<K: DictKey> Default for FixedDict<K> {
@@ -43,14 +67,17 @@ impl<K: DictKey> Default for FixedDict<K> {
     }
 }
 
-const INITIAL_SLOTS: usize = 1024;
-
 impl<K: DictKey> FixedDict<K> {
     pub fn new() -> Self {
         FixedDict {
-            table: vec![(K::default(), EMPTY); INITIAL_SLOTS],
-            mask: INITIAL_SLOTS - 1,
             values: Vec::new(),
+            direct: true,
+            base: 0,
+            slots: Vec::new(),
+            lo: 0,
+            hi: 0,
+            table: Vec::new(),
+            mask: 0,
         }
     }
 
@@ -67,20 +94,29 @@ impl<K: DictKey> FixedDict<K> {
         &self.values
     }
 
-    /// Empties the dictionary, keeping the table's memory for the next row group.
+    /// Empties the dictionary, keeping its memory for the next row group.
     pub fn clear(&mut self) {
         self.values.clear();
-        self.table.fill((K::default(), EMPTY));
+        self.direct = true;
+        self.slots.clear();
+        self.table.clear();
     }
 
-    /// Loads the table slots of `keys` so that the inserts that follow find them in cache: the
-    /// loads are independent, so the CPU overlaps their misses (a large dictionary is
-    /// miss-bound otherwise). Safe code, no prefetch intrinsics.
+    /// Loads the slots of `keys` so that the inserts that follow find them in cache: the loads
+    /// are independent, so the CPU overlaps their misses (a large dictionary is miss-bound
+    /// otherwise). Safe code, no prefetch intrinsics.
     #[inline]
     pub fn touch(&self, keys: impl Iterator<Item = K>) {
         let mut acc = 0u32;
-        for k in keys {
-            acc ^= self.table[k.hash() as usize & self.mask].1;
+        if self.direct {
+            for k in keys {
+                let off = k.signed().wrapping_sub(self.base) as u64 as usize;
+                acc ^= self.slots.get(off).copied().unwrap_or(0);
+            }
+        } else {
+            for k in keys {
+                acc ^= self.table[k.hash() as usize & self.mask].1;
+            }
         }
         std::hint::black_box(acc);
     }
@@ -88,15 +124,29 @@ impl<K: DictKey> FixedDict<K> {
     /// Returns the id of `key` and whether it was inserted now.
     #[inline]
     pub fn insert(&mut self, key: K) -> (u32, bool) {
+        if self.direct {
+            let off = key.signed().wrapping_sub(self.base) as u64 as usize;
+            if let Some(&id) = self.slots.get(off) {
+                if id != EMPTY {
+                    return (id, false);
+                }
+                let id = self.values.len() as u32;
+                self.slots[off] = id;
+                self.push(key);
+                return (id, true);
+            }
+            self.widen(key);
+            return self.insert(key);
+        }
         let mut slot = key.hash() as usize & self.mask;
         loop {
             let (k, id) = self.table[slot];
             if id == EMPTY {
                 let id = self.values.len() as u32;
                 self.table[slot] = (key, id);
-                self.values.push(key);
+                self.push(key);
                 if self.values.len() * 2 > self.table.len() {
-                    self.grow();
+                    self.rebuild_table(self.table.len() * 2);
                 }
                 return (id, true);
             }
@@ -107,9 +157,53 @@ impl<K: DictKey> FixedDict<K> {
         }
     }
 
-    fn grow(&mut self) {
-        let cap = self.table.len() * 2;
-        self.table = vec![(K::default(), EMPTY); cap];
+    #[inline]
+    fn push(&mut self, key: K) {
+        let v = key.signed();
+        if self.values.is_empty() {
+            (self.lo, self.hi) = (v, v);
+        } else {
+            self.lo = self.lo.min(v);
+            self.hi = self.hi.max(v);
+        }
+        self.values.push(key);
+    }
+
+    /// `key` is outside the direct slots: cover it, or move to the hash table.
+    #[cold]
+    fn widen(&mut self, key: K) {
+        let v = key.signed() as i128;
+        let (lo, hi) = if self.values.is_empty() {
+            (v, v)
+        } else {
+            ((self.lo as i128).min(v), (self.hi as i128).max(v))
+        };
+        let range = hi - lo + 1;
+        let allowed = DIRECT_MIN_SLOTS.max(4 * (self.values.len() as i128 + 1));
+        if range > allowed {
+            self.direct = false;
+            self.slots = Vec::new();
+            let cap = (self.values.len() * 2 + 2).next_power_of_two().max(1024);
+            self.rebuild_table(cap);
+            return;
+        }
+        // Grow by doubling, with the spare room split on both sides of the keys.
+        let len = (range as usize)
+            .next_power_of_two()
+            .max(self.slots.len() * 2)
+            .max(DIRECT_MIN_SLOTS as usize);
+        let spare = len as i128 - range;
+        self.base = (lo - spare / 2) as i64;
+        self.slots.clear();
+        self.slots.resize(len, EMPTY);
+        for (id, k) in self.values.iter().enumerate() {
+            self.slots[k.signed().wrapping_sub(self.base) as usize] = id as u32;
+        }
+    }
+
+    fn rebuild_table(&mut self, cap: usize) {
+        self.table.clear();
+        self.table.resize(cap, (K::default(), EMPTY));
         self.mask = cap - 1;
         for (id, &v) in self.values.iter().enumerate() {
             let mut slot = v.hash() as usize & self.mask;
@@ -216,6 +310,34 @@ mod tests {
             assert_eq!(d.insert(i * 7919), (i as u32, false));
         }
         assert_eq!(d.values()[42], 42 * 7919);
+    }
+
+    #[test]
+    fn direct_and_hashed_keys_agree() {
+        // Small range (direct), widening both ways, then a key far away (hash table).
+        let mut d = FixedDict::<u32>::new();
+        let mut keys: Vec<i32> = (0..5000).map(|i| 1000 - i * 3).collect();
+        keys.extend((0..5000).map(|i| 100_000 + i));
+        keys.push(i32::MIN);
+        keys.push(i32::MAX);
+        keys.extend((0..5000).map(|i| i * 7919));
+        let mut expected: Vec<i32> = Vec::new();
+        for &k in &keys {
+            let (id, new) = d.insert(k as u32);
+            match expected.iter().position(|&e| e == k) {
+                Some(p) => assert_eq!((id, new), (p as u32, false), "key {k}"),
+                None => {
+                    assert_eq!((id, new), (expected.len() as u32, true), "key {k}");
+                    expected.push(k);
+                }
+            }
+        }
+        assert!(!d.direct, "the wide range moved it to the hash table");
+        let mut d = FixedDict::<u64>::new();
+        for k in [i64::MIN, 5, i64::MAX, 5, i64::MIN] {
+            d.insert(k as u64);
+        }
+        assert_eq!(d.len(), 3);
     }
 
     #[test]
