@@ -20,6 +20,8 @@ pub(crate) struct DictionaryState {
     pub ids: Vec<u32>,
     /// Plain size of the current page's values (parquet-java's `rawDataByteSize`).
     raw_size: usize,
+    /// Kept from page to page for its buffer.
+    id_encoder: RleEncoder,
 }
 
 impl DictionaryState {
@@ -34,6 +36,7 @@ impl DictionaryState {
             used: false,
             ids: Vec::new(),
             raw_size: 0,
+            id_encoder: RleEncoder::new(1),
         }
     }
 
@@ -73,11 +76,11 @@ impl DictionaryState {
         };
         let start = body.len();
         body.push(width as u8);
-        let mut rle = RleEncoder::new(width);
+        self.id_encoder.set_width(width);
         for &id in &self.ids {
-            rle.put(id);
+            self.id_encoder.put(id);
         }
-        body.extend_from_slice(&rle.finish());
+        self.id_encoder.finish_into(body);
         if self.first_page && body.len() - start + self.bytes >= self.raw_size {
             body.truncate(start);
             return false;
@@ -100,7 +103,15 @@ impl DictionaryState {
 
     /// Starts the next row group's chunk.
     pub fn reset_chunk(&mut self) {
-        *self = DictionaryState::new(self.enabled, self.max_bytes);
+        let (ids, id_encoder) = (
+            std::mem::take(&mut self.ids),
+            std::mem::replace(&mut self.id_encoder, RleEncoder::new(1)),
+        );
+        *self = DictionaryState {
+            ids,
+            id_encoder,
+            ..DictionaryState::new(self.enabled, self.max_bytes)
+        };
     }
 
     /// parquet-java's page buffered size of the values: raw size behind a dictionary writer,

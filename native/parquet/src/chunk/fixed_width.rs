@@ -29,6 +29,8 @@ pub(crate) trait Native: Copy + PartialOrd + Send + 'static {
     fn slice<'a>(data: &ColumnData<'a>) -> &'a [Self];
     fn put_plain(self, out: &mut Vec<u8>);
     fn zero() -> Self;
+    /// Min and max of a non-empty block of integers (vectorised); unused for floats.
+    fn int_min_max(vals: &[Self]) -> (Self, Self);
 }
 
 macro_rules! int_native {
@@ -72,6 +74,12 @@ macro_rules! int_native {
             }
             fn zero() -> Self {
                 0
+            }
+            #[inline]
+            fn int_min_max(vals: &[Self]) -> (Self, Self) {
+                let lo = vals.iter().fold(<$t>::MAX, |a, &b| a.min(b));
+                let hi = vals.iter().fold(<$t>::MIN, |a, &b| a.max(b));
+                (lo, hi)
             }
         }
     };
@@ -127,6 +135,9 @@ macro_rules! float_native {
             }
             fn zero() -> Self {
                 0.0
+            }
+            fn int_min_max(_: &[Self]) -> (Self, Self) {
+                unreachable!("floats skip NaN value by value")
             }
         }
     };
@@ -239,12 +250,7 @@ impl<T: Native> FixedWidthWriter<T> {
         }
         self.state.add_raw(T::WIDTH * vals.len());
         if T::INTEGER {
-            // Branch-free min/max over the block (vectorises), then one update.
-            let (mut lo, mut hi) = (vals[0], vals[0]);
-            for &v in vals {
-                lo = if v < lo { v } else { lo };
-                hi = if v > hi { v } else { hi };
-            }
+            let (lo, hi) = T::int_min_max(vals);
             self.minmax.update(lo);
             self.minmax.update(hi);
         } else {

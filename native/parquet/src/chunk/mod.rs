@@ -81,6 +81,7 @@ pub(crate) struct ChunkCore {
     pub bloom: Option<BloomFilter>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
     scratch: Vec<u8>,
+    levels_bytes: Vec<u8>,
 }
 
 /// Parquet page sizes are i32.
@@ -132,6 +133,7 @@ impl ChunkCore {
                 .map(|(o, max)| BloomFilter::new(o, *max)),
             bloom_opts,
             scratch: Vec::new(),
+            levels_bytes: Vec::new(),
         })
     }
 
@@ -243,6 +245,7 @@ impl ChunkCore {
         self.pages.extend_from_slice(&levels);
         self.pages.extend_from_slice(compressed);
         self.scratch = scratch;
+        self.levels_bytes = levels;
         self.locations.push(PageLocation {
             offset: offset as i64,
             compressed_page_size: (header_len + compressed_size) as i32,

@@ -102,8 +102,7 @@ impl RleEncoder {
         self.num_buffered = 0;
     }
 
-    /// Flushes and returns the encoded bytes; the encoder is empty afterwards.
-    pub fn finish(&mut self) -> Vec<u8> {
+    fn flush(&mut self) {
         if self.repeat_count >= 8 {
             self.write_rle_run();
         } else if self.num_buffered > 0 {
@@ -115,9 +114,36 @@ impl RleEncoder {
         } else {
             self.end_bit_packed_run();
         }
-        let out = std::mem::take(&mut self.out);
-        *self = RleEncoder::new(self.width);
+    }
+
+    fn reset(&mut self) {
+        self.out.clear();
+        self.num_buffered = 0;
+        self.previous = 0;
+        self.repeat_count = 0;
+        self.bit_packed_groups = 0;
+        self.bit_packed_header = None;
+    }
+
+    /// Flushes and returns the encoded bytes; the encoder is empty afterwards.
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.flush();
+        let out = self.out.clone();
+        self.reset();
         out
+    }
+
+    /// Flushes, appends the encoded bytes to `out` and empties the encoder, keeping its buffer.
+    pub fn finish_into(&mut self, out: &mut Vec<u8>) {
+        self.flush();
+        out.extend_from_slice(&self.out);
+        self.reset();
+    }
+
+    /// Starts over with another bit width (empty encoder).
+    pub fn set_width(&mut self, width: u32) {
+        self.reset();
+        self.width = width;
     }
 }
 
