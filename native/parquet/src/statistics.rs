@@ -23,6 +23,7 @@ pub enum SortOrder {
 }
 
 impl SortOrder {
+    #[inline]
     pub fn compare(self, a: &[u8], b: &[u8]) -> Ordering {
         fn arr<const N: usize>(v: &[u8]) -> [u8; N] {
             v.try_into().expect("plain value width")
@@ -33,9 +34,28 @@ impl SortOrder {
             SortOrder::Int64 => i64::from_le_bytes(arr(a)).cmp(&i64::from_le_bytes(arr(b))),
             SortOrder::Float => f32::from_le_bytes(arr(a)).total_cmp(&f32::from_le_bytes(arr(b))),
             SortOrder::Double => f64::from_le_bytes(arr(a)).total_cmp(&f64::from_le_bytes(arr(b))),
-            SortOrder::Unsigned | SortOrder::Undefined => a.cmp(b),
+            SortOrder::Unsigned | SortOrder::Undefined => compare_unsigned(a, b),
             SortOrder::SignedBytes => compare_signed_be(a, b),
         }
+    }
+}
+
+/// Unsigned lexicographic order; the first eight bytes decide most comparisons without a
+/// `memcmp` call.
+#[inline(always)]
+pub fn compare_unsigned(a: &[u8], b: &[u8]) -> Ordering {
+    #[inline]
+    fn prefix(v: &[u8]) -> u64 {
+        let mut b = [0u8; 8];
+        let n = v.len().min(8);
+        b[..n].copy_from_slice(&v[..n]);
+        u64::from_be_bytes(b)
+    }
+    // Zero padding orders like the shorter-is-less rule: a difference inside the first eight
+    // bytes is the answer; equal prefixes go to the full comparison.
+    match prefix(a).cmp(&prefix(b)) {
+        Ordering::Equal => a.cmp(b),
+        o => o,
     }
 }
 
@@ -149,6 +169,16 @@ pub struct BytesMinMax {
 impl BytesMinMax {
     #[inline]
     pub fn update(&mut self, order: SortOrder, v: &[u8]) {
+        // Strings and binary are the common case: compare them without the dispatch.
+        if order == SortOrder::Unsigned {
+            self.update_with(v, compare_unsigned)
+        } else {
+            self.update_with(v, |a, b| order.compare(a, b))
+        }
+    }
+
+    #[inline(always)]
+    fn update_with(&mut self, v: &[u8], cmp: impl Fn(&[u8], &[u8]) -> Ordering) {
         if !self.any {
             self.min.clear();
             self.min.extend_from_slice(v);
@@ -157,10 +187,10 @@ impl BytesMinMax {
             self.any = true;
             return;
         }
-        if order.compare(v, &self.min) == Ordering::Less {
+        if cmp(v, &self.min) == Ordering::Less {
             self.min.clear();
             self.min.extend_from_slice(v);
-        } else if order.compare(v, &self.max) == Ordering::Greater {
+        } else if cmp(v, &self.max) == Ordering::Greater {
             self.max.clear();
             self.max.extend_from_slice(v);
         }
@@ -178,6 +208,26 @@ impl BytesMinMax {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unsigned_bytes_with_prefix_shortcut() {
+        let vals: [&[u8]; 9] = [
+            b"",
+            b"\0",
+            b"a",
+            b"a\0",
+            b"a\0b",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            b"\xff",
+        ];
+        for a in vals {
+            for b in vals {
+                assert_eq!(compare_unsigned(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn signed_decimal_bytes() {

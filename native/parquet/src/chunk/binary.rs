@@ -29,6 +29,9 @@ pub(crate) struct BinaryWriter {
     dict: BytesDict,
     fallback: Fallback,
     minmax: BytesMinMax,
+    /// Dictionary ids in the current page (bitset and list), for its min/max.
+    page_seen: Vec<u64>,
+    page_ids: Vec<u32>,
     body: Vec<u8>,
 }
 
@@ -58,6 +61,8 @@ impl BinaryWriter {
             dict: BytesDict::new(),
             fallback,
             minmax: BytesMinMax::default(),
+            page_seen: Vec::new(),
+            page_ids: Vec::new(),
             body: Vec::new(),
         }
     }
@@ -73,12 +78,13 @@ impl BinaryWriter {
     #[inline]
     fn put(&mut self, v: &[u8]) {
         self.state.add_raw(v.len() + 4);
-        if self.core.order != SortOrder::Undefined {
-            self.minmax.update(self.core.order, v);
-        }
+        let ordered = self.core.order != SortOrder::Undefined;
         if self.state.active {
             let (id, new) = self.dict.insert(v);
             self.state.ids.push(id);
+            if ordered {
+                self.mark_seen(id);
+            }
             if new {
                 self.core.bloom_insert(v);
                 if self
@@ -89,12 +95,71 @@ impl BinaryWriter {
                 }
             }
         } else {
+            if ordered {
+                self.minmax.update(self.core.order, v);
+            }
             self.core.bloom_insert(v);
             Self::put_fallback(&mut self.fallback, v);
         }
     }
 
+    /// [`Self::put`] for values that all go to the fallback encoding: DELTA_BYTE_ARRAY codes
+    /// each against the previous input slice, so values are not copied one by one.
+    fn put_fallback_run<'a>(&mut self, values: impl Iterator<Item = &'a [u8]>) {
+        let Fallback::Delta(enc) = &mut self.fallback else {
+            for v in values {
+                self.put(v);
+            }
+            return;
+        };
+        let ordered = self.core.order != SortOrder::Undefined;
+        let mut minmax = std::mem::take(&mut self.minmax);
+        let mut previous: Option<&[u8]> = None;
+        let mut raw = 0;
+        for v in values {
+            raw += v.len() + 4;
+            if ordered {
+                minmax.update(self.core.order, v);
+            }
+            self.core.bloom_insert(v);
+            match previous {
+                Some(p) => enc.put_after(v, p),
+                None => enc.put(v),
+            }
+            previous = Some(v);
+        }
+        if let Some(p) = previous {
+            enc.set_previous(p);
+        }
+        self.minmax = minmax;
+        self.state.add_raw(raw);
+    }
+
+    /// Remembers that the page holds dictionary entry `id`: a bit test instead of comparing
+    /// every value with the page's min and max.
+    #[inline]
+    fn mark_seen(&mut self, id: u32) {
+        let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+        if word >= self.page_seen.len() {
+            self.page_seen.resize(word + 1, 0);
+        }
+        if self.page_seen[word] & bit == 0 {
+            self.page_seen[word] |= bit;
+            self.page_ids.push(id);
+        }
+    }
+
+    /// Folds the page's distinct dictionary entries into its min/max.
+    fn fold_seen(&mut self) {
+        for &id in &self.page_ids {
+            self.minmax.update(self.core.order, self.dict.get(id));
+            self.page_seen[id as usize / 64] = 0;
+        }
+        self.page_ids.clear();
+    }
+
     fn fall_back(&mut self) {
+        self.fold_seen();
         for &id in &self.state.ids {
             Self::put_fallback(&mut self.fallback, self.dict.get(id));
         }
@@ -116,6 +181,14 @@ impl ChunkWriter for BinaryWriter {
     fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
         self.core.put_levels(col.validity, start, end);
         match col.data {
+            ColumnData::Binary { offsets, data } if !self.state.active => {
+                let value = |i: usize| &data[offsets[i] as usize..offsets[i + 1] as usize];
+                self.put_fallback_run(
+                    (start..end)
+                        .filter(|&i| col.validity.is_none_or(|v| bit(v, i)))
+                        .map(value),
+                );
+            }
             ColumnData::Binary { offsets, data } => {
                 for i in start..end {
                     if col.validity.is_none_or(|v| bit(v, i)) {
@@ -157,6 +230,7 @@ impl ChunkWriter for BinaryWriter {
             }
         }
         self.state.end_page();
+        self.fold_seen();
         let stats = PageStats {
             null_count: self.core.page_nulls as u64,
             min_max: self.minmax.take(),

@@ -34,15 +34,24 @@ impl DeltaByteArrayEncoder {
 
     #[inline]
     pub fn put(&mut self, v: &[u8]) {
-        let max = v.len().min(self.previous.len());
-        let prefix = v[..max]
-            .iter()
-            .zip(&self.previous[..max])
-            .take_while(|(a, b)| a == b)
-            .count();
+        let previous = std::mem::take(&mut self.previous);
+        self.put_after(v, &previous);
+        self.previous = previous;
+        self.set_previous(v);
+    }
+
+    /// Appends `v` whose predecessor is `previous` (a slice of the caller's input), without
+    /// copying `v`: for runs of values call [`Self::set_previous`] with the last one.
+    #[inline]
+    pub fn put_after(&mut self, v: &[u8], previous: &[u8]) {
+        let prefix = common_prefix(v, previous);
         self.prefix_lengths.put(prefix as i64);
         self.suffix_lengths.put((v.len() - prefix) as i64);
         self.suffixes.extend_from_slice(&v[prefix..]);
+    }
+
+    /// The value the next [`Self::put`] is prefix-coded against.
+    pub fn set_previous(&mut self, v: &[u8]) {
         self.previous.clear();
         self.previous.extend_from_slice(v);
     }
@@ -53,5 +62,41 @@ impl DeltaByteArrayEncoder {
         out.extend_from_slice(&self.suffixes);
         self.suffixes.clear();
         self.previous.clear();
+    }
+}
+
+/// Length of the common prefix, eight bytes at a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let max = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= max {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        if x != y {
+            return i + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < max && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_prefix;
+
+    #[test]
+    fn common_prefix_lengths() {
+        let a = b"abcdefghijklmnopq";
+        for n in 0..=a.len() {
+            let mut b = a[..n].to_vec();
+            b.extend_from_slice(b"XYZ");
+            assert_eq!(common_prefix(a, &b), n);
+            assert_eq!(common_prefix(&b, a), n);
+        }
+        assert_eq!(common_prefix(b"", b"abc"), 0);
     }
 }
