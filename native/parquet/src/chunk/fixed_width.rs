@@ -350,8 +350,9 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
                 while s < end {
                     let e = (s + BLOCK).min(end);
                     let mut k = 0;
-                    for i in s..e {
-                        gathered[k] = values[i];
+                    // Branch-free gather: every value is stored, only valid ones advance.
+                    for (i, &v) in values.iter().enumerate().take(e).skip(s) {
+                        gathered[k] = v;
                         k += bit(valid, i) as usize;
                     }
                     self.put_block(&gathered[..k]);
