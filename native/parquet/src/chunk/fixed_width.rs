@@ -150,6 +150,9 @@ float_native!(f64, Double, u64);
 
 // One per chunk writer: the size difference between variants does not matter.
 #[allow(clippy::large_enum_variant)]
+/// Values are handled in blocks of this many rows.
+const BLOCK: usize = 64;
+
 enum Fallback {
     Delta(DeltaBinaryPackedEncoder),
     Plain(Vec<u8>),
@@ -264,40 +267,61 @@ impl<T: Native> FixedWidthWriter<T> {
         }
         let mut rest = vals;
         if self.state.active {
-            if self.dict.len() > 4096 {
+            if self.dict.is_large() {
                 // Large dictionaries are miss-bound: see FixedDict::touch.
                 self.dict.touch(vals.iter().map(|v| v.key()));
             }
+            let mut ids = [0u32; BLOCK];
+            let mut n = 0;
+            let mut overflow_at = None;
+            // Sorted or clustered data repeats values back to back: those skip the lookup.
+            let mut last = (!self.state.ids.is_empty()).then_some((self.last_key, self.last_id));
             for (i, &v) in vals.iter().enumerate() {
-                // Sorted or clustered data repeats values back to back: skip the probe.
                 let key = v.key();
-                if self.state.ids.last().is_some() && key == self.last_key {
-                    self.state.ids.push(self.last_id);
-                    continue;
+                if let Some((k, id)) = last {
+                    if k == key {
+                        ids[n] = id;
+                        n += 1;
+                        continue;
+                    }
                 }
                 let (id, new) = self.dict.insert(key);
-                self.last_key = key;
-                self.last_id = id;
-                self.state.ids.push(id);
-                // bloom_insert hashes only when the column has a filter.
+                last = Some((key, id));
+                ids[n] = id;
+                n += 1;
                 if new {
+                    // bloom_insert hashes only when the column has a filter.
                     self.core
                         .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
                     if self.state.add_entry(T::WIDTH) {
-                        self.fall_back();
-                        rest = &vals[i + 1..];
+                        overflow_at = Some(i);
                         break;
                     }
                 }
             }
-            if self.state.active {
-                return;
+            self.state.ids.extend_from_slice(&ids[..n]);
+            if let Some((k, id)) = last {
+                (self.last_key, self.last_id) = (k, id);
+            }
+            match overflow_at {
+                None => return,
+                Some(i) => {
+                    self.fall_back();
+                    rest = &vals[i + 1..];
+                }
             }
         }
-        for &v in rest {
-            self.core
-                .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
-            self.put_fallback(v);
+        if self.core.bloom.is_some() {
+            for &v in rest {
+                self.core
+                    .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
+            }
+        }
+        // One dispatch per block, not per value.
+        match &mut self.fallback {
+            Fallback::Delta(e) => rest.iter().for_each(|v| e.put(v.to_i64())),
+            Fallback::Plain(out) => rest.iter().for_each(|v| v.put_plain(out)),
+            Fallback::Split(_) => rest.iter().for_each(|&v| self.put_fallback(v)),
         }
     }
 
@@ -337,7 +361,6 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
         let values = T::slice(&col.data);
         self.core.put_levels(col.validity, start, end);
-        const BLOCK: usize = 64;
         match col.validity {
             None => {
                 for block in values[start..end].chunks(BLOCK) {

@@ -39,9 +39,11 @@ impl DictKey for u64 {
     }
 }
 
-/// Direct addressing is kept while the key range is at most this many slots, or 4 slots per
-/// entry, whichever is larger: then it costs no more memory than the hash table.
-const DIRECT_MIN_SLOTS: i128 = 1 << 16;
+/// Direct addressing is used while the key range is at most this many slots, or 4 slots per
+/// entry, whichever is larger: then it costs no more memory than the hash table (16 bytes an
+/// entry). A dictionary that left it for the hash table comes back once its keys are dense
+/// enough.
+const DIRECT_MIN_SLOTS: i128 = 1 << 12;
 
 /// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits.
 ///
@@ -87,6 +89,15 @@ impl<K: DictKey> FixedDict<K> {
 
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
+    }
+
+    /// Past the size where probes miss the cache (then [`Self::touch`] pays off).
+    pub fn is_large(&self) -> bool {
+        if self.direct {
+            self.slots.len() > 1 << 16
+        } else {
+            self.values.len() > 4096
+        }
     }
 
     /// Values in id order.
@@ -146,7 +157,13 @@ impl<K: DictKey> FixedDict<K> {
                 self.table[slot] = (key, id);
                 self.push(key);
                 if self.values.len() * 2 > self.table.len() {
-                    self.rebuild_table(self.table.len() * 2);
+                    if self.dense_enough() {
+                        self.direct = true;
+                        self.table.clear();
+                        self.widen(key);
+                    } else {
+                        self.rebuild_table(self.table.len() * 2);
+                    }
                 }
                 return (id, true);
             }
@@ -167,6 +184,11 @@ impl<K: DictKey> FixedDict<K> {
             self.hi = self.hi.max(v);
         }
         self.values.push(key);
+    }
+
+    fn dense_enough(&self) -> bool {
+        let range = self.hi as i128 - self.lo as i128 + 1;
+        range <= DIRECT_MIN_SLOTS.max(4 * self.values.len() as i128)
     }
 
     /// `key` is outside the direct slots: cover it, or move to the hash table.

@@ -59,15 +59,38 @@ impl RleEncoder {
         }
     }
 
-    /// `put(v)` `n` times, in O(1) once a run is established.
+    /// `put(v)` `n` times, a buffer-full at a time, O(1) once a run is established.
     pub fn put_run(&mut self, v: u32, mut n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.put(v);
+        n -= 1;
+        // From here `previous == v`: each put counts a repeat and is buffered until the count
+        // reaches 8 (then only counted) or the buffer fills (then packed, count reset).
         while n > 0 {
-            if v == self.previous && self.repeat_count >= 8 {
+            if self.repeat_count >= 8 {
                 self.repeat_count += n;
                 return;
             }
-            self.put(v);
-            n -= 1;
+            let room = 8 - self.num_buffered;
+            let to_rle = 8 - self.repeat_count;
+            if to_rle <= room && to_rle <= n {
+                // to_rle - 1 more are buffered; the next one makes the count 8.
+                self.buffered[self.num_buffered..self.num_buffered + to_rle - 1].fill(v);
+                self.num_buffered += to_rle - 1;
+                self.repeat_count = 8;
+                n -= to_rle;
+            } else {
+                let k = room.min(n);
+                self.buffered[self.num_buffered..self.num_buffered + k].fill(v);
+                self.num_buffered += k;
+                self.repeat_count += k;
+                n -= k;
+                if self.num_buffered == 8 {
+                    self.write_bit_packed_group();
+                }
+            }
         }
     }
 
@@ -236,6 +259,27 @@ mod tests {
             }
         }
         assert_eq!(a.finish(), b.finish());
+    }
+
+    #[test]
+    fn random_runs_equal_repeated_put() {
+        let mut seed = 1u64;
+        for width in [1u32, 3, 9] {
+            let mut a = RleEncoder::new(width);
+            let mut b = RleEncoder::new(width);
+            for _ in 0..5000 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let v = ((seed >> 40) as u32) % 3 & ((1 << width) - 1);
+                let n = ((seed >> 20) % 20) as usize;
+                a.put_run(v, n);
+                for _ in 0..n {
+                    b.put(v);
+                }
+            }
+            assert_eq!(a.finish(), b.finish(), "width {width}");
+        }
     }
 
     #[test]
