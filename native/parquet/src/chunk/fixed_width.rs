@@ -148,11 +148,11 @@ int_native!(i64, Int64, u64);
 float_native!(f32, Float, u32);
 float_native!(f64, Double, u64);
 
-// One per chunk writer: the size difference between variants does not matter.
-#[allow(clippy::large_enum_variant)]
 /// Values are handled in blocks of this many rows.
 const BLOCK: usize = 64;
 
+// One per chunk writer: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Fallback {
     Delta(DeltaBinaryPackedEncoder),
     Plain(Vec<u8>),

@@ -271,7 +271,7 @@ mod tests {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                let v = ((seed >> 40) as u32) % 3 & ((1 << width) - 1);
+                let v = (((seed >> 40) as u32) % 3) & ((1 << width) - 1);
                 let n = ((seed >> 20) % 20) as usize;
                 a.put_run(v, n);
                 for _ in 0..n {
