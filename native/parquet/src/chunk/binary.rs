@@ -160,8 +160,27 @@ impl BinaryWriter {
 
     fn fall_back(&mut self) {
         self.fold_seen();
-        for &id in &self.state.ids {
-            Self::put_fallback(&mut self.fallback, self.dict.get(id));
+        match &mut self.fallback {
+            // Prefix-coded against the previous dictionary entry in place, without copies.
+            Fallback::Delta(enc) => {
+                let mut previous: Option<&[u8]> = None;
+                for &id in &self.state.ids {
+                    let v = self.dict.get(id);
+                    match previous {
+                        Some(p) => enc.put_after(v, p),
+                        None => enc.put(v),
+                    }
+                    previous = Some(v);
+                }
+                if let Some(p) = previous {
+                    enc.set_previous(p);
+                }
+            }
+            other => {
+                for &id in &self.state.ids {
+                    Self::put_fallback(other, self.dict.get(id));
+                }
+            }
         }
         if self.state.fell_back() {
             self.dict.clear();
