@@ -113,25 +113,15 @@ impl BinaryWriter {
             return;
         };
         let ordered = self.core.order != SortOrder::Undefined;
-        let mut minmax = std::mem::take(&mut self.minmax);
-        let mut previous: Option<&[u8]> = None;
+        let (core, minmax) = (&mut self.core, &mut self.minmax);
         let mut raw = 0;
-        for v in values {
+        enc.put_all(values.inspect(|v| {
             raw += v.len() + 4;
             if ordered {
-                minmax.update(self.core.order, v);
+                minmax.update(core.order, v);
             }
-            self.core.bloom_insert(v);
-            match previous {
-                Some(p) => enc.put_after(v, p),
-                None => enc.put(v),
-            }
-            previous = Some(v);
-        }
-        if let Some(p) = previous {
-            enc.set_previous(p);
-        }
-        self.minmax = minmax;
+            core.bloom_insert(v);
+        }));
         self.state.add_raw(raw);
     }
 
@@ -162,20 +152,7 @@ impl BinaryWriter {
         self.fold_seen();
         match &mut self.fallback {
             // Prefix-coded against the previous dictionary entry in place, without copies.
-            Fallback::Delta(enc) => {
-                let mut previous: Option<&[u8]> = None;
-                for &id in &self.state.ids {
-                    let v = self.dict.get(id);
-                    match previous {
-                        Some(p) => enc.put_after(v, p),
-                        None => enc.put(v),
-                    }
-                    previous = Some(v);
-                }
-                if let Some(p) = previous {
-                    enc.set_previous(p);
-                }
-            }
+            Fallback::Delta(enc) => enc.put_all(self.state.ids.iter().map(|&id| self.dict.get(id))),
             other => {
                 for &id in &self.state.ids {
                     Self::put_fallback(other, self.dict.get(id));

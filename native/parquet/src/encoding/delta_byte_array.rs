@@ -40,6 +40,22 @@ impl DeltaByteArrayEncoder {
         self.set_previous(v);
     }
 
+    /// Appends values that outlive the call, each coded against the one before it in place;
+    /// only the last is copied (for the next call).
+    pub fn put_all<'a>(&mut self, values: impl Iterator<Item = &'a [u8]>) {
+        let mut previous: Option<&[u8]> = None;
+        for v in values {
+            match previous {
+                Some(p) => self.put_after(v, p),
+                None => self.put(v),
+            }
+            previous = Some(v);
+        }
+        if let Some(p) = previous {
+            self.set_previous(p);
+        }
+    }
+
     /// Appends `v` whose predecessor is `previous` (a slice of the caller's input), without
     /// copying `v`: for runs of values call [`Self::set_previous`] with the last one.
     #[inline]
