@@ -26,6 +26,7 @@ pub mod error;
 mod format;
 pub mod options;
 pub mod page_index;
+mod properties;
 pub mod schema;
 pub mod statistics;
 pub mod summary;

@@ -1,0 +1,272 @@
+//! libvecruntime: the JNI entry points of `io.vecruntime.parquet.NativeBridge`.
+//!
+//! Entry points only: they convert handles and buffers, check every address, length and offset
+//! that comes from Java, run the writer of `vecruntime-parquet`, and turn every error and panic
+//! into a Java exception (see [`errors`]). No encoding logic lives here.
+
+pub mod batch;
+pub mod errors;
+pub mod memory;
+pub mod schema_spec;
+pub mod session;
+pub mod summary_codec;
+
+use errors::{argument, entry, JniError, JniResult};
+use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
+use jni::sys::{jbyteArray, jint, jlong, jobject, jstring};
+use jni::JNIEnv;
+use session::{Output, Session};
+use vecruntime_parquet::{FileWriter, WriterOptions, CREATED_BY};
+
+fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
+    if arr.is_null() {
+        return Ok(Vec::new());
+    }
+    let n = env.get_array_length(arr)?;
+    let mut out = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let o = env.get_object_array_element(arr, i)?;
+        if o.is_null() {
+            return Err(argument(format!("{what}[{i}] is null")));
+        }
+        let s: String = env.get_string(&JString::from(o))?.into();
+        out.push(s);
+    }
+    Ok(out)
+}
+
+fn ints(env: &mut JNIEnv, arr: &JIntArray) -> JniResult<Vec<i32>> {
+    if arr.is_null() {
+        return Err(argument("int array is null"));
+    }
+    let mut v = vec![0; env.get_array_length(arr)? as usize];
+    env.get_int_array_region(arr, 0, &mut v)?;
+    Ok(v)
+}
+
+fn longs(env: &mut JNIEnv, arr: &JLongArray) -> JniResult<Vec<i64>> {
+    if arr.is_null() {
+        return Err(argument("long array is null"));
+    }
+    let mut v = vec![0; env.get_array_length(arr)? as usize];
+    env.get_long_array_region(arr, 0, &mut v)?;
+    Ok(v)
+}
+
+fn pairs(keys: Vec<String>, values: Vec<String>, what: &str) -> JniResult<Vec<(String, String)>> {
+    if keys.len() != values.len() {
+        return Err(argument(format!(
+            "{what}: {} keys but {} values",
+            keys.len(),
+            values.len()
+        )));
+    }
+    Ok(keys.into_iter().zip(values).collect())
+}
+
+/// The writer's `created_by` (library version and build).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_createdBy<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jstring {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        Ok(env.new_string(CREATED_BY)?.into_raw())
+    })
+}
+
+/// Opens a writer; returns its handle.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_open<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    root: JString<'l>,
+    names: JObjectArray<'l>,
+    spec: JIntArray<'l>,
+    option_keys: JObjectArray<'l>,
+    option_values: JObjectArray<'l>,
+    meta_keys: JObjectArray<'l>,
+    meta_values: JObjectArray<'l>,
+) -> jlong {
+    entry(&mut env, 0, |env| {
+        if root.is_null() {
+            return Err(argument("schema root name is null"));
+        }
+        let root: String = env.get_string(&root)?.into();
+        let names = strings(env, &names, "column names")?;
+        let spec = ints(env, &spec)?;
+        let schema = schema_spec::decode(root, names, &spec)?;
+        let opts = pairs(
+            strings(env, &option_keys, "option keys")?,
+            strings(env, &option_values, "option values")?,
+            "options",
+        )?;
+        let mut options = WriterOptions::from_properties(opts)?;
+        options.key_value_metadata = pairs(
+            strings(env, &meta_keys, "metadata keys")?,
+            strings(env, &meta_values, "metadata values")?,
+            "key/value metadata",
+        )?;
+        let writer = FileWriter::new(Output::default(), schema, options)?;
+        Ok(session::register(Session { writer }))
+    })
+}
+
+/// Appends a batch; returns the output bytes now pending (a finished row group).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_write<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    num_rows: jlong,
+    buffers: JLongArray<'l>,
+) -> jlong {
+    entry(&mut env, -1, |env| {
+        let spec = longs(env, &buffers)?;
+        session::with(handle, |s| {
+            let pin = memory::pin();
+            let batch = batch::decode(&pin, s.writer.schema(), num_rows, &spec)?;
+            s.writer.write_batch(&batch)?;
+            Ok(s.writer.sink_mut().pending() as jlong)
+        })
+    })
+}
+
+/// Copies pending output into `dst` from its start; returns the count (0 when none is left).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_drain<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    dst: JByteArray<'l>,
+) -> jint {
+    entry(&mut env, -1, |env| {
+        if dst.is_null() {
+            return Err(argument("drain buffer is null"));
+        }
+        let cap = env.get_array_length(&dst)? as usize;
+        session::with(handle, |s| {
+            let out = s.writer.sink_mut();
+            let chunk = out.peek(cap);
+            // SAFETY: u8 and i8 (jbyte) have the same size and alignment; the slice is only read.
+            let signed =
+                unsafe { std::slice::from_raw_parts(chunk.as_ptr() as *const i8, chunk.len()) };
+            env.set_byte_array_region(&dst, 0, signed)?;
+            let n = chunk.len();
+            out.advance(n);
+            Ok(n as jint)
+        })
+    })
+}
+
+/// Finishes the file (indexes, bloom filters, footer become pending output); returns the
+/// encoded footer summary.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_close<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jbyteArray {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        let bytes = session::with(handle, |s| {
+            let summary = s.writer.close()?;
+            Ok(summary_codec::encode(&summary))
+        })?;
+        Ok(env.byte_array_from_slice(&bytes)?.into_raw())
+    })
+}
+
+/// Drops a writer and all its native memory.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_release<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    entry(&mut env, (), |_| session::release(handle))
+}
+
+/// Native bytes held by a writer (buffered row group and untaken output).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_nativeBytes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    entry(&mut env, -1, |_| {
+        session::with(handle, |s| Ok(s.native_bytes() as jlong))
+    })
+}
+
+/// Writers open in this process.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_openWriters<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    entry(&mut env, -1, |_| Ok(session::open_count()))
+}
+
+/// Allocates zeroed off-heap memory (64-byte aligned); returns its address.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_allocate<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    size: jlong,
+) -> jlong {
+    entry(&mut env, 0, |_| memory::allocate(size))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_free<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    address: jlong,
+) {
+    entry(&mut env, (), |_| memory::free(address))
+}
+
+/// A direct ByteBuffer over `size` bytes at `address`, which must lie in a live allocation.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_view<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    address: jlong,
+    size: jlong,
+) -> jobject {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        let pin = memory::pin();
+        let bytes = pin.bytes(address, size, &|| "view".to_string())?;
+        if bytes.is_empty() {
+            return Err(argument("cannot view an empty range"));
+        }
+        // SAFETY: the range lies in a live allocation; the Java side drops the buffer before it
+        // frees the allocation (VectorBuffers closes its views first).
+        let buf = unsafe { env.new_direct_byte_buffer(bytes.as_ptr() as *mut u8, bytes.len()) }?;
+        Ok(JObject::from(buf).into_raw())
+    })
+}
+
+/// Bytes held by live allocations.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_allocatedBytes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    entry(&mut env, -1, |_| Ok(memory::allocated_bytes()))
+}
+
+/// Raises a panic inside an entry point: lets the Java tests prove a panic becomes an
+/// exception and leaves the JVM running.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_panicForTest<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) {
+    entry(&mut env, (), |_| -> JniResult<()> {
+        let v: Vec<u8> = Vec::new();
+        let i = v.len() + 3;
+        Err(JniError::Runtime(format!("unreachable {}", v[i])))
+    })
+}

@@ -1,0 +1,170 @@
+//! Off-heap buffers the JVM fills and the writer reads. Every allocation is registered, so an
+//! address and length coming from Java are checked to lie inside one live allocation before
+//! Rust builds a slice over them, and freeing twice or freeing a foreign address is an error.
+
+use crate::errors::{argument, JniError, JniResult};
+use parking_lot::{RwLock, RwLockReadGuard};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::collections::BTreeMap;
+
+/// Cache-line alignment: any primitive slice over the start of a buffer is aligned.
+const ALIGN: usize = 64;
+
+/// Live allocations: start address -> size.
+static LIVE: RwLock<BTreeMap<usize, usize>> = RwLock::new(BTreeMap::new());
+
+pub fn allocate(size: i64) -> JniResult<i64> {
+    if size < 0 || size > (isize::MAX as i64) - ALIGN as i64 {
+        return Err(argument(format!("cannot allocate {size} bytes")));
+    }
+    let size = size as usize;
+    let layout = Layout::from_size_align(size.max(1), ALIGN)
+        .map_err(|e| argument(format!("cannot allocate {size} bytes: {e}")))?;
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return Err(JniError::Runtime(format!(
+            "out of native memory allocating {size} bytes"
+        )));
+    }
+    LIVE.write().insert(ptr as usize, size);
+    Ok(ptr as i64)
+}
+
+pub fn free(address: i64) -> JniResult<()> {
+    let size = LIVE.write().remove(&(address as usize)).ok_or_else(|| {
+        JniError::State(format!(
+            "address {address:#x} is not a live vecruntime buffer (freed twice?)"
+        ))
+    })?;
+    let layout =
+        Layout::from_size_align(size.max(1), ALIGN).expect("layout was valid at allocation");
+    // SAFETY: the address came from alloc_zeroed with this layout and was just unregistered,
+    // so no other free can reach it; readers hold the read lock while they use it.
+    unsafe { dealloc(address as usize as *mut u8, layout) };
+    Ok(())
+}
+
+/// Bytes held by live allocations.
+pub fn allocated_bytes() -> i64 {
+    LIVE.read().values().map(|&s| s as i64).sum()
+}
+
+/// Held while slices over registered memory are in use: no buffer can be freed meanwhile.
+pub struct Pin(RwLockReadGuard<'static, BTreeMap<usize, usize>>);
+
+pub fn pin() -> Pin {
+    Pin(LIVE.read())
+}
+
+impl Pin {
+    /// `len` bytes at `address`, checked to lie inside one live allocation.
+    pub fn bytes(&self, address: i64, len: i64, what: &dyn Fn() -> String) -> JniResult<&[u8]> {
+        self.range(address, len, 1, what)?;
+        if len == 0 {
+            return Ok(&[]);
+        }
+        // SAFETY: [address, address + len) lies inside a live allocation (checked above) that
+        // cannot be freed while this pin's read guard is held; the memory is initialised
+        // (allocations are zeroed).
+        Ok(unsafe { std::slice::from_raw_parts(address as usize as *const u8, len as usize) })
+    }
+
+    /// `len` bytes at `address` read as `T`s (a whole number of them, aligned).
+    pub fn values<T: Copy>(
+        &self,
+        address: i64,
+        len: i64,
+        what: &dyn Fn() -> String,
+    ) -> JniResult<&[T]> {
+        let size = std::mem::size_of::<T>();
+        self.range(address, len, size, what)?;
+        if len == 0 {
+            return Ok(&[]);
+        }
+        // SAFETY: as in `bytes`; the address is aligned for T and the length a multiple of its
+        // size (checked in `range`); T is a primitive number for which every bit pattern is valid.
+        Ok(
+            unsafe {
+                std::slice::from_raw_parts(address as usize as *const T, len as usize / size)
+            },
+        )
+    }
+
+    fn range(
+        &self,
+        address: i64,
+        len: i64,
+        elem: usize,
+        what: &dyn Fn() -> String,
+    ) -> JniResult<()> {
+        if len < 0 {
+            return Err(argument(format!("{}: negative length {len}", what())));
+        }
+        if len == 0 {
+            return Ok(());
+        }
+        if address == 0 {
+            return Err(argument(format!(
+                "{}: null address with length {len}",
+                what()
+            )));
+        }
+        if !(len as usize).is_multiple_of(elem) {
+            return Err(argument(format!(
+                "{}: length {len} is not a multiple of the {elem}-byte value size",
+                what()
+            )));
+        }
+        if !(address as usize).is_multiple_of(elem) {
+            return Err(argument(format!(
+                "{}: address {address:#x} is not aligned to {elem} bytes",
+                what()
+            )));
+        }
+        let start = address as usize;
+        let inside = self
+            .0
+            .range(..=start)
+            .next_back()
+            .is_some_and(|(&base, &size)| {
+                start
+                    .checked_add(len as usize)
+                    .is_some_and(|end| end <= base + size)
+            });
+        if !inside {
+            return Err(argument(format!(
+                "{}: {len} bytes at {address:#x} are not inside a live vecruntime buffer",
+                what()
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked_against_live_allocations() {
+        let a = allocate(64).unwrap();
+        let what = || "test".to_string();
+        {
+            let pin = pin();
+            assert_eq!(pin.bytes(a, 64, &what).unwrap().len(), 64);
+            assert_eq!(pin.values::<i64>(a + 8, 56, &what).unwrap().len(), 7);
+            assert!(pin.bytes(a, 65, &what).is_err());
+            assert!(pin.bytes(a + 1, 64, &what).is_err());
+            assert!(pin.values::<i32>(a + 2, 4, &what).is_err());
+            assert!(pin.values::<i32>(a, 6, &what).is_err());
+            assert!(pin.bytes(a, -1, &what).is_err());
+            assert!(pin.bytes(0, 4, &what).is_err());
+            assert!(pin.bytes(0, 0, &what).unwrap().is_empty());
+        }
+        free(a).unwrap();
+        assert!(pin().bytes(a, 1, &what).is_err());
+        assert!(free(a).is_err());
+        assert!(allocate(-1).is_err());
+    }
+}

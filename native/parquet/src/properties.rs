@@ -1,0 +1,235 @@
+//! parquet-java's configuration names (`ParquetOutputFormat`) applied to [`WriterOptions`].
+//!
+//! The JVM side hands options over as these key/value pairs, so a Hadoop configuration or a
+//! Spark write option maps onto the writer without a second vocabulary. Per-column keys take
+//! the column after `#`, as parquet-java's `ColumnConfigParser` does
+//! (`parquet.bloom.filter.enabled#ss_item_sk`).
+
+use crate::error::{Error, Result};
+use crate::options::{BloomFilterOptions, Codec, WriterOptions};
+
+impl WriterOptions {
+    /// Options from `key = value` pairs over the defaults. Unknown keys and unparsable values
+    /// are errors naming the key, so a misspelt option is never silently ignored. A codec level
+    /// applies to its codec whichever comes first, as in a Hadoop configuration.
+    pub fn from_properties<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<WriterOptions> {
+        let mut o = WriterOptions::default();
+        let mut zstd_level = None;
+        let mut gzip_level = None;
+        for (k, v) in pairs {
+            let (key, value) = (k.as_ref(), v.as_ref().trim());
+            match key {
+                "parquet.compression.codec.zstd.level" => zstd_level = Some(parse(key, value)?),
+                "zlib.compress.level" => gzip_level = Some(parse(key, value)?),
+                _ => o.apply_property(key, value)?,
+            }
+        }
+        match o.codec {
+            Codec::Zstd(_) => o.codec = Codec::Zstd(zstd_level.unwrap_or(3)),
+            Codec::Gzip(_) => o.codec = Codec::Gzip(gzip_level.unwrap_or(6)),
+            _ => {}
+        }
+        Ok(o)
+    }
+
+    fn apply_property(&mut self, key: &str, value: &str) -> Result<()> {
+        let (name, column) = match key.split_once('#') {
+            Some((n, c)) if !c.is_empty() => (n, Some(c)),
+            Some(_) => return Err(bad(key, value, "the column after '#' is empty")),
+            None => (key, None),
+        };
+        match (name, column) {
+            ("parquet.compression", None) => {
+                self.codec = Codec::parse(value).map_err(|_| bad(key, value, "unknown codec"))?
+            }
+            ("parquet.page.size", None) => self.page_size = parse(key, value)?,
+            ("parquet.dictionary.page.size", None) => {
+                self.dictionary_page_size = parse(key, value)?
+            }
+            ("parquet.block.size", None) => self.row_group_size = parse(key, value)?,
+            ("parquet.page.row.count.limit", None) => self.page_row_limit = parse(key, value)?,
+            ("parquet.block.row.count.limit", None) => {
+                self.row_group_row_limit = parse(key, value)?
+            }
+            ("parquet.enable.dictionary", None) => self.dictionary_enabled = boolean(key, value)?,
+            ("parquet.enable.dictionary", Some(c)) => {
+                self.dictionary_columns
+                    .insert(c.to_string(), boolean(key, value)?);
+            }
+            ("parquet.column.statistics.enabled", None) => {
+                self.statistics_enabled = boolean(key, value)?
+            }
+            ("parquet.enable.bytestreamsplit", Some(c)) => {
+                self.byte_stream_split_columns.retain(|x| x != c);
+                if boolean(key, value)? {
+                    self.byte_stream_split_columns.push(c.to_string());
+                }
+            }
+            ("parquet.bloom.filter.enabled", Some(c)) => {
+                if boolean(key, value)? {
+                    self.bloom_filters.entry(c.to_string()).or_default();
+                } else {
+                    self.bloom_filters.remove(c);
+                }
+            }
+            ("parquet.bloom.filter.expected.ndv", Some(c)) => {
+                let ndv = parse::<u64>(key, value)?;
+                self.bloom_for(key, value, c)?.ndv = Some(ndv);
+            }
+            ("parquet.bloom.filter.fpp", Some(c)) => {
+                let fpp = parse::<f64>(key, value)?;
+                self.bloom_for(key, value, c)?.fpp = fpp;
+            }
+            ("parquet.bloom.filter.adaptive.enabled", Some(c)) => {
+                let on = boolean(key, value)?;
+                self.bloom_for(key, value, c)?.adaptive = on;
+            }
+            ("parquet.bloom.filter.candidates.number", Some(c)) => {
+                let n = parse::<usize>(key, value)?;
+                self.bloom_for(key, value, c)?.candidates = n;
+            }
+            ("parquet.bloom.filter.max.bytes", None) => {
+                self.bloom_filter_max_bytes = parse(key, value)?
+            }
+            ("parquet.columnindex.truncate.length", None) => {
+                self.column_index_truncate_length = parse(key, value)?
+            }
+            ("parquet.page.write-checksum.enabled", None) => {
+                self.page_checksum = boolean(key, value)?
+            }
+            ("parquet.page.size.row.check.min", None) => {
+                self.min_row_count_for_size_check = parse(key, value)?
+            }
+            ("parquet.page.size.row.check.max", None) => {
+                self.max_row_count_for_size_check = parse(key, value)?
+            }
+            ("parquet.page.size.check.estimate", None) => {
+                self.estimate_next_size_check = boolean(key, value)?
+            }
+            _ => {
+                return Err(Error::Options(format!(
+                    "unknown or unsupported option '{key}'"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The bloom filter settings of `column`, which must have been enabled first
+    /// (`parquet.bloom.filter.enabled#col`), as parquet-java ignores settings otherwise.
+    fn bloom_for(
+        &mut self,
+        key: &str,
+        value: &str,
+        column: &str,
+    ) -> Result<&mut BloomFilterOptions> {
+        self.bloom_filters.get_mut(column).ok_or_else(|| {
+            bad(
+                key,
+                value,
+                &format!("bloom filter of column '{column}' is not enabled (set parquet.bloom.filter.enabled#{column}=true first)"),
+            )
+        })
+    }
+}
+
+fn bad(key: &str, value: &str, why: &str) -> Error {
+    Error::Options(format!("option '{key}' = '{value}': {why}"))
+}
+
+fn parse<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
+    value
+        .parse()
+        .map_err(|_| bad(key, value, "not a valid number"))
+}
+
+fn boolean(key: &str, value: &str) -> Result<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(bad(key, value, "expected true or false")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(pairs: &[(&str, &str)]) -> Result<WriterOptions> {
+        WriterOptions::from_properties(pairs.iter().copied())
+    }
+
+    #[test]
+    fn codec_and_level_in_either_order() {
+        let o = apply(&[
+            ("parquet.compression", "ZSTD"),
+            ("parquet.compression.codec.zstd.level", "7"),
+        ])
+        .unwrap();
+        assert_eq!(o.codec, Codec::Zstd(7));
+        let o = apply(&[
+            ("parquet.compression.codec.zstd.level", "9"),
+            ("parquet.compression", "zstd"),
+        ])
+        .unwrap();
+        assert_eq!(o.codec, Codec::Zstd(9));
+        let o = apply(&[
+            ("zlib.compress.level", "1"),
+            ("parquet.compression", "GZIP"),
+        ])
+        .unwrap();
+        assert_eq!(o.codec, Codec::Gzip(1));
+        let o = apply(&[("parquet.compression", "LZ4_RAW")]).unwrap();
+        assert_eq!(o.codec, Codec::Lz4Raw);
+    }
+
+    #[test]
+    fn sizes_and_per_column_settings() {
+        let o = apply(&[
+            ("parquet.page.size", "4096"),
+            ("parquet.block.size", "1000000"),
+            ("parquet.enable.dictionary", "false"),
+            ("parquet.enable.dictionary#a", "true"),
+            ("parquet.bloom.filter.enabled#b", "true"),
+            ("parquet.bloom.filter.expected.ndv#b", "1000"),
+            ("parquet.bloom.filter.fpp#b", "0.05"),
+            ("parquet.enable.bytestreamsplit#c", "true"),
+        ])
+        .unwrap();
+        assert_eq!(o.page_size, 4096);
+        assert_eq!(o.row_group_size, 1_000_000);
+        assert!(!o.dictionary_enabled);
+        assert!(o.dictionary_for("a"));
+        assert!(!o.dictionary_for("b"));
+        assert_eq!(o.bloom_filters["b"].ndv, Some(1000));
+        assert_eq!(o.bloom_filters["b"].fpp, 0.05);
+        assert_eq!(o.byte_stream_split_columns, vec!["c".to_string()]);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = apply(&[("parquet.page.size", "big")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("parquet.page.size") && e.contains("big"), "{e}");
+        let e = apply(&[("parquet.compression", "BROTLI")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown codec"), "{e}");
+        let e = apply(&[("parquet.pagesize", "1")]).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown or unsupported option 'parquet.pagesize'"),
+            "{e}"
+        );
+        let e = apply(&[("parquet.bloom.filter.fpp#x", "0.1")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not enabled"), "{e}");
+        let e = apply(&[("parquet.enable.dictionary", "yes")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("true or false"), "{e}");
+    }
+}
