@@ -1,0 +1,162 @@
+package io.vecruntime.parquet;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writes one Parquet file to an {@link OutputStream} from batches of off-heap column buffers,
+ * through the native writer. Finished row groups reach the stream as they complete, so a writer
+ * holds about one row group of native memory ({@link #nativeBytesHeld()}).
+ *
+ * <p>Input problems (a short buffer, bad offsets, a null in a required column) throw
+ * IllegalArgumentException naming the column, and the writer stays usable. A failing stream or a
+ * native failure leaves the writer failed, its native memory released. Not thread-safe.
+ */
+public final class ColumnarParquetWriter implements AutoCloseable {
+  private static final int DRAIN_CHUNK = 1 << 20;
+
+  private final OutputStream out;
+  private final ParquetSchema schema;
+  private long handle;
+  private byte[] chunk;
+  private long bytesWritten;
+  private State state = State.OPEN;
+  private FooterSummary summary;
+
+  private enum State {
+    OPEN, CLOSED, FAILED
+  }
+
+  /** Opens a file on {@code out} and writes its leading magic. */
+  public ColumnarParquetWriter(OutputStream out, ParquetSchema schema, WriterOptions options)
+      throws IOException {
+    this.out = Objects.requireNonNull(out, "output stream");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    Map<String, String> props = options.toProperties();
+    Map<String, String> meta = options.keyValueMetadata();
+    this.handle = NativeBridge.open(schema.rootName(), schema.names(), schema.spec(),
+        props.keySet().toArray(new String[0]), props.values().toArray(new String[0]),
+        meta.keySet().toArray(new String[0]), meta.values().toArray(new String[0]));
+    drain();
+  }
+
+  /** The writer's {@code created_by}: {@code vecruntime version X.Y.Z (build id)}. */
+  public static String createdBy() {
+    return NativeBridge.createdBy();
+  }
+
+  public ParquetSchema schema() {
+    return schema;
+  }
+
+  /** Appends the first {@code batch.rowCount()} rows of the batch. */
+  public void write(VectorBuffers batch) throws IOException {
+    checkOpen();
+    long[] spec = batch.describe(schema);
+    try {
+      long pending = NativeBridge.write(handle, batch.rowCount(), spec);
+      if (pending > 0) {
+        drain();
+      }
+    } catch (IllegalArgumentException e) {
+      throw e; // rejected before anything was written: still usable
+    } catch (IOException | RuntimeException e) {
+      fail();
+      throw e;
+    }
+  }
+
+  /** Finishes the file (page indexes, bloom filters, footer) and returns what the footer holds. */
+  public FooterSummary finish() throws IOException {
+    checkOpen();
+    try {
+      byte[] encoded = NativeBridge.close(handle);
+      drain();
+      out.flush();
+      summary = FooterSummary.decode(encoded);
+      state = State.CLOSED;
+      releaseNative();
+      return summary;
+    } catch (IOException | RuntimeException e) {
+      fail();
+      throw e;
+    }
+  }
+
+  /** Same as {@link #finish()}; {@code close()} on a finished writer throws IllegalStateException. */
+  @Override
+  public void close() throws IOException {
+    if (state == State.FAILED) {
+      return; // already released; the failure was reported where it happened
+    }
+    finish();
+  }
+
+  /** Drops the file being written without finishing it and releases native memory. Idempotent. */
+  public void abort() {
+    if (state == State.OPEN) {
+      fail();
+    }
+  }
+
+  /** The footer summary once finished, else null. */
+  public FooterSummary summary() {
+    return summary;
+  }
+
+  /** Bytes handed to the stream so far. */
+  public long bytesWritten() {
+    return bytesWritten;
+  }
+
+  /** Native bytes this writer holds now: the open row group's pages and output not yet drained. */
+  public long nativeBytesHeld() {
+    return state == State.OPEN ? NativeBridge.nativeBytes(handle) : 0;
+  }
+
+  /** Writers open in this process (native handles not yet released). */
+  public static long openWriters() {
+    return NativeBridge.openWriters();
+  }
+
+  private void drain() throws IOException {
+    if (chunk == null) {
+      chunk = new byte[DRAIN_CHUNK];
+    }
+    int n;
+    while ((n = NativeBridge.drain(handle, chunk)) > 0) {
+      try {
+        out.write(chunk, 0, n);
+      } catch (IOException e) {
+        throw new IOException("vecruntime: writing Parquet output to the stream failed after "
+            + bytesWritten + " bytes: " + e.getMessage(), e);
+      }
+      bytesWritten += n;
+    }
+  }
+
+  private void checkOpen() {
+    if (state == State.CLOSED) {
+      throw new IllegalStateException("the Parquet writer is closed");
+    }
+    if (state == State.FAILED) {
+      throw new IllegalStateException("the Parquet writer failed earlier and cannot be used");
+    }
+  }
+
+  private void fail() {
+    state = State.FAILED;
+    releaseNative();
+  }
+
+  private void releaseNative() {
+    if (handle != 0) {
+      long h = handle;
+      handle = 0;
+      chunk = null;
+      NativeBridge.release(h);
+    }
+  }
+}

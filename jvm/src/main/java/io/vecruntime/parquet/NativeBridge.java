@@ -1,0 +1,57 @@
+package io.vecruntime.parquet;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The JNI entry points of libvecruntime (native/jni). Every method checks its arguments in Rust
+ * and throws IllegalArgumentException (bad input, naming the column), IllegalStateException
+ * (closed or unknown handle, freed buffer) or VecRuntimeException; none can crash the JVM.
+ */
+final class NativeBridge {
+  static {
+    NativeLibrary.load();
+  }
+
+  private NativeBridge() {}
+
+  /** Ints per column in {@link #open}'s schema spec. */
+  static final int INTS_PER_FIELD = 8;
+  /** Longs per column in {@link #write}'s buffer spec: validity, values, offsets as (address, length). */
+  static final int LONGS_PER_COLUMN = 6;
+
+  static native String createdBy();
+
+  static native long open(
+      String root,
+      String[] names,
+      int[] spec,
+      String[] optionKeys,
+      String[] optionValues,
+      String[] metaKeys,
+      String[] metaValues);
+
+  /** Returns the bytes of output now pending. */
+  static native long write(long handle, long numRows, long[] buffers);
+
+  /** Copies pending output into dst from index 0; returns the count, 0 when none is pending. */
+  static native int drain(long handle, byte[] dst);
+
+  /** Writes the file's tail as pending output; returns the encoded footer summary. */
+  static native byte[] close(long handle);
+
+  static native void release(long handle);
+
+  static native long nativeBytes(long handle);
+
+  static native long openWriters();
+
+  static native long allocate(long size);
+
+  static native void free(long address);
+
+  static native ByteBuffer view(long address, long size);
+
+  static native long allocatedBytes();
+
+  static native void panicForTest();
+}

@@ -1,0 +1,172 @@
+package io.vecruntime.parquet;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Writer settings, with parquet-java's defaults. They reach the native writer as parquet-java's
+ * own configuration keys ({@link #toProperties()}), so a Hadoop configuration maps onto them
+ * one to one.
+ */
+public final class WriterOptions {
+  private final Map<String, String> properties;
+  private final Map<String, String> keyValueMetadata;
+  private final Codec codec;
+
+  private WriterOptions(Builder b) {
+    this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
+    this.keyValueMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
+    this.codec = b.codec;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static WriterOptions defaults() {
+    return builder().build();
+  }
+
+  public Codec codec() {
+    return codec;
+  }
+
+  /** The settings as parquet-java configuration keys and values. */
+  public Map<String, String> toProperties() {
+    return properties;
+  }
+
+  /** Footer key/value metadata, in insertion order. */
+  public Map<String, String> keyValueMetadata() {
+    return keyValueMetadata;
+  }
+
+  public static final class Builder {
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private final Map<String, String> metadata = new LinkedHashMap<>();
+    private Codec codec = Codec.SNAPPY;
+
+    private Builder() {
+      properties.put("parquet.compression", codec.name());
+    }
+
+    private Builder set(String key, Object value) {
+      properties.put(key, String.valueOf(value));
+      return this;
+    }
+
+    private static long positive(String what, long v) {
+      if (v <= 0 || v > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(what + " must be in 1.." + Integer.MAX_VALUE + ", got " + v);
+      }
+      return v;
+    }
+
+    /** Default SNAPPY, as Spark's. */
+    public Builder codec(Codec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      properties.remove("parquet.compression.codec.zstd.level");
+      properties.remove("zlib.compress.level");
+      return set("parquet.compression", codec.name());
+    }
+
+    /** A codec with a level: ZSTD (default 3) or GZIP (0..9, default 6). */
+    public Builder codec(Codec codec, int level) {
+      codec(codec);
+      switch (codec) {
+        case ZSTD:
+          return set("parquet.compression.codec.zstd.level", level);
+        case GZIP:
+          return set("zlib.compress.level", level);
+        default:
+          throw new IllegalArgumentException("codec " + codec + " has no level");
+      }
+    }
+
+    /** {@code parquet.page.size}, default 1 MiB of raw values. */
+    public Builder pageSize(long bytes) {
+      return set("parquet.page.size", positive("page size", bytes));
+    }
+
+    /** {@code parquet.dictionary.page.size}, default 1 MiB. */
+    public Builder dictionaryPageSize(long bytes) {
+      return set("parquet.dictionary.page.size", positive("dictionary page size", bytes));
+    }
+
+    /** {@code parquet.block.size}, default 128 MiB. */
+    public Builder rowGroupSize(long bytes) {
+      return set("parquet.block.size", positive("row group size", bytes));
+    }
+
+    /** {@code parquet.page.row.count.limit}, default 20,000. */
+    public Builder pageRowCountLimit(int rows) {
+      return set("parquet.page.row.count.limit", positive("page row count limit", rows));
+    }
+
+    /** {@code parquet.enable.dictionary}, default true. */
+    public Builder dictionaryEnabled(boolean enabled) {
+      return set("parquet.enable.dictionary", enabled);
+    }
+
+    /** {@code parquet.enable.dictionary#column}. */
+    public Builder dictionaryEnabled(String column, boolean enabled) {
+      return set("parquet.enable.dictionary#" + column, enabled);
+    }
+
+    /** BYTE_STREAM_SPLIT instead of the column's fallback encoding. */
+    public Builder byteStreamSplit(String column, boolean enabled) {
+      return set("parquet.enable.bytestreamsplit#" + column, enabled);
+    }
+
+    /** {@code parquet.column.statistics.enabled}; null counts are always written. */
+    public Builder statisticsEnabled(boolean enabled) {
+      return set("parquet.column.statistics.enabled", enabled);
+    }
+
+    /** {@code parquet.page.write-checksum.enabled}, default true. */
+    public Builder pageChecksum(boolean enabled) {
+      return set("parquet.page.write-checksum.enabled", enabled);
+    }
+
+    /** {@code parquet.columnindex.truncate.length}, default 64. */
+    public Builder columnIndexTruncateLength(int bytes) {
+      return set("parquet.columnindex.truncate.length", positive("column index truncate length", bytes));
+    }
+
+    /** {@code parquet.bloom.filter.max.bytes}, default 1 MiB. */
+    public Builder bloomFilterMaxBytes(int bytes) {
+      return set("parquet.bloom.filter.max.bytes", positive("bloom filter max bytes", bytes));
+    }
+
+    /** A bloom filter for {@code column} ({@code parquet.bloom.filter.*#column}). */
+    public Builder bloomFilter(String column, BloomFilterSettings s) {
+      set("parquet.bloom.filter.enabled#" + column, true);
+      if (s.expectedNdv != null) {
+        set("parquet.bloom.filter.expected.ndv#" + column, s.expectedNdv);
+      }
+      set("parquet.bloom.filter.fpp#" + column, s.fpp);
+      set("parquet.bloom.filter.adaptive.enabled#" + column, s.adaptive);
+      return set("parquet.bloom.filter.candidates.number#" + column, s.candidates);
+    }
+
+    /**
+     * Any other parquet-java key the native writer knows ({@code parquet.page.size.row.check.min},
+     * {@code parquet.block.row.count.limit}...). An unknown key fails when the writer opens.
+     */
+    public Builder property(String key, String value) {
+      return set(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /** A footer key/value pair. */
+    public Builder keyValueMetadata(String key, String value) {
+      metadata.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    public WriterOptions build() {
+      return new WriterOptions(this);
+    }
+  }
+}
