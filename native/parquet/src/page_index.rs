@@ -50,7 +50,7 @@ pub struct ColumnIndexBuilder {
     truncation: Truncation,
     truncate_len: usize,
     index: ColumnIndex,
-    /// Pages whose values had no order (NaN only): the column index is not written.
+    /// A page held values with no order (NaN): the column index is not written.
     invalid: bool,
     min_max_size: usize,
 }

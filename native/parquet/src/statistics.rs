@@ -94,7 +94,10 @@ pub fn compare_signed_be(a: &[u8], b: &[u8]) -> Ordering {
 pub struct PageStats {
     pub null_count: u64,
     pub min_max: Option<(Vec<u8>, Vec<u8>)>,
-    /// Values were written but none could be ordered (all NaN): no column index then.
+    /// The page holds a value with no place in the order (a float NaN): as parquet-java 1.17,
+    /// no column index for the chunk and no chunk min/max, so no reader prunes a NaN away
+    /// (Spark orders NaN above every number; a min/max without it would skip rows `x > 1`
+    /// must return).
     pub unordered_values: bool,
 }
 
@@ -103,11 +106,20 @@ pub struct PageStats {
 pub struct ChunkStats {
     pub null_count: u64,
     pub min_max: Option<(Vec<u8>, Vec<u8>)>,
+    /// A page had unordered values: min/max stay absent for the whole chunk.
+    pub unordered: bool,
 }
 
 impl ChunkStats {
     pub fn merge(&mut self, order: SortOrder, page: &PageStats) {
         self.null_count += page.null_count;
+        if page.unordered_values {
+            self.unordered = true;
+            self.min_max = None;
+        }
+        if self.unordered {
+            return;
+        }
         if let Some((pmin, pmax)) = &page.min_max {
             match &mut self.min_max {
                 None => self.min_max = Some((pmin.clone(), pmax.clone())),

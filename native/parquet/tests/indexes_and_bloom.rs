@@ -268,3 +268,65 @@ fn no_bloom_filter_for_all_dictionary_chunks() {
         .get_column_bloom_filter(0)
         .is_none());
 }
+
+/// A NaN in a chunk leaves its min/max out and its column index unwritten (as parquet-java
+/// 1.17, whose readers drop min/max holding NaN): a filter like `d > 100` must never prune a
+/// row group or page that holds NaN, which Spark orders above every number.
+#[test]
+fn nan_removes_chunk_min_max_and_column_index() {
+    let fields = vec![
+        Field::new("d", PhysicalType::Double, true),
+        Field::new("f", PhysicalType::Float, false),
+    ];
+    let schema = Schema::new(fields).unwrap();
+    let n = 30_000;
+    // Row group 0 (rows 0..10,000) has no NaN; row group 1 has a NaN on one page.
+    let d: Vec<f64> = (0..n)
+        .map(|i| if i == 20_000 { f64::NAN } else { i as f64 })
+        .collect();
+    let f: Vec<f32> = (0..n)
+        .map(|i| if i == 25_000 { f32::NAN } else { -(i as f32) })
+        .collect();
+    let cols = vec![
+        OwnedColumn {
+            validity: None,
+            data: Owned::F64(d),
+        },
+        OwnedColumn {
+            validity: None,
+            data: Owned::F32(f),
+        },
+    ];
+    let opts = WriterOptions {
+        page_size: 8 * 1024,
+        row_group_row_limit: 10_000,
+        ..Default::default()
+    };
+    let (file, _) = write_file(&schema, &opts, std::slice::from_ref(&cols), &[n]);
+    let md = metadata(&file);
+    assert_eq!(md.num_row_groups(), 3);
+    for (g, nan) in [(0, false), (1, false), (2, true)] {
+        for c in 0..2 {
+            let nan = nan && (c == 0 || g == 2);
+            let stats = md.row_group(g).column(c).statistics().expect("statistics");
+            assert_eq!(stats.null_count_opt(), Some(0));
+            assert_eq!(
+                stats.min_bytes_opt().is_some(),
+                !nan,
+                "row group {g} column {c} min"
+            );
+            assert_eq!(
+                stats.max_bytes_opt().is_some(),
+                !nan,
+                "row group {g} column {c} max"
+            );
+            assert_eq!(
+                md.row_group(g).column(c).column_index_offset().is_some(),
+                !nan,
+                "row group {g} column {c} column index"
+            );
+        }
+    }
+    // Values survive unchanged, NaN included.
+    check_file(&schema.fields, &cols, n, &file, "nan");
+}

@@ -349,7 +349,7 @@ impl<T: Native> FixedWidthWriter<T> {
         let stats = PageStats {
             null_count: self.core.page_nulls as u64,
             min_max,
-            unordered_values: self.nan_seen && !self.minmax.any,
+            unordered_values: self.nan_seen,
         };
         self.minmax = NumMinMax::new(T::zero());
         self.nan_seen = false;

@@ -370,7 +370,8 @@ pub fn metadata(file: &[u8]) -> parquet::file::metadata::ParquetMetaData {
         .unwrap()
 }
 
-/// Plain-encoded min/max of rows `range`, computed independently of the writer.
+/// Plain-encoded min/max of rows `range`, computed independently of the writer: floats with
+/// -0.0/+0.0 widened, none at all when a NaN is among them.
 pub fn expected_min_max(
     field: &Field,
     col: &OwnedColumn,
@@ -397,7 +398,11 @@ pub fn expected_min_max(
             ))
         }
         Owned::F32(v) => {
-            let vals: Vec<f32> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            // A NaN anywhere leaves the chunk without min/max (parquet-java 1.17).
+            if rows.iter().any(|&i| v[i].is_nan()) {
+                return None;
+            }
+            let vals: Vec<f32> = rows.iter().map(|&i| v[i]).collect();
             let min = vals
                 .iter()
                 .cloned()
@@ -411,7 +416,11 @@ pub fn expected_min_max(
             Some((min.to_le_bytes().to_vec(), max.to_le_bytes().to_vec()))
         }
         Owned::F64(v) => {
-            let vals: Vec<f64> = rows.iter().map(|&i| v[i]).filter(|x| !x.is_nan()).collect();
+            // A NaN anywhere leaves the chunk without min/max (parquet-java 1.17).
+            if rows.iter().any(|&i| v[i].is_nan()) {
+                return None;
+            }
+            let vals: Vec<f64> = rows.iter().map(|&i| v[i]).collect();
             let min = vals
                 .iter()
                 .cloned()

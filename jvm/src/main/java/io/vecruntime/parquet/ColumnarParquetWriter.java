@@ -85,13 +85,15 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     }
   }
 
-  /** Same as {@link #finish()}; {@code close()} on a finished writer throws IllegalStateException. */
+  /**
+   * Finishes the file if it is still open ({@link #finish()}); does nothing on a finished writer
+   * or one that failed (its failure was thrown where it happened and its memory is released).
+   */
   @Override
   public void close() throws IOException {
-    if (state == State.FAILED) {
-      return; // already released; the failure was reported where it happened
+    if (state == State.OPEN) {
+      finish();
     }
-    finish();
   }
 
   /** Drops the file being written without finishing it and releases native memory. Idempotent. */
