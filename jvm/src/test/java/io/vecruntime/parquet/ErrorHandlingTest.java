@@ -1,0 +1,290 @@
+package io.vecruntime.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input, misuse and failing streams: each is a Java exception naming the column and the
+ * problem, the JVM keeps running, and no native memory or writer handle is left behind.
+ */
+class ErrorHandlingTest {
+  @TempDir Path dir;
+
+  static final ParquetSchema SCHEMA = ParquetSchema.builder()
+      .int32Column("id", false)
+      .stringColumn("name", true)
+      .decimalColumn("amount", 30, 2, true)
+      .build();
+
+  long memoryBefore;
+  long writersBefore;
+
+  @BeforeEach
+  void baseline() {
+    memoryBefore = NativeBuffer.allocatedBytes();
+    writersBefore = ColumnarParquetWriter.openWriters();
+  }
+
+  @AfterEach
+  void nothingLeaks() {
+    assertEquals(memoryBefore, NativeBuffer.allocatedBytes(), "native buffers left allocated");
+    assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "native writers left open");
+  }
+
+  static VectorBuffers goodBatch(int rows) {
+    VectorBuffers b = VectorBuffers.allocate(SCHEMA, rows);
+    for (int i = 0; i < rows; i++) {
+      b.column(0).setInt(i, i);
+      b.column(1).setBytes(i, TestData.utf8("n" + i));
+      b.column(2).setBytes(i, new byte[ParquetSchema.decimalBytes(30)]);
+    }
+    b.setRowCount(rows);
+    return b;
+  }
+
+  /** A batch over caller buffers: id values, name offsets and bytes, amount bytes. */
+  static VectorBuffers wrapped(int rows, long idBytes, int[] nameOffsets, long nameBytes, long amountBytes) {
+    NativeBuffer ids = NativeBuffer.allocate(idBytes);
+    NativeBuffer offsets = NativeBuffer.allocate(4L * nameOffsets.length);
+    for (int i = 0; i < nameOffsets.length; i++) {
+      offsets.buffer().putInt(4 * i, nameOffsets[i]);
+    }
+    NativeBuffer names = NativeBuffer.allocate(nameBytes);
+    NativeBuffer amounts = NativeBuffer.allocate(amountBytes);
+    return VectorBuffers.wrap(SCHEMA, rows,
+        new ColumnBuffers(SCHEMA.column(0), null, ids, null),
+        new ColumnBuffers(SCHEMA.column(1), null, names, offsets),
+        new ColumnBuffers(SCHEMA.column(2), null, amounts, null));
+  }
+
+  IllegalArgumentException rejected(VectorBuffers bad) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, WriterOptions.defaults());
+        VectorBuffers b = bad;
+        VectorBuffers good = goodBatch(10)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.write(b));
+      // Rejected before anything was written: the writer goes on and the file is complete.
+      w.write(good);
+      FooterSummary s = w.finish();
+      assertEquals(10, s.numRows());
+      assertEquals(out.size(), s.fileSize());
+      return e;
+    }
+  }
+
+  @Test
+  void valuesShorterThanTheRowCount() throws IOException {
+    IllegalArgumentException e = rejected(wrapped(10, 4 * 9, new int[11], 0, 14 * 10));
+    assertTrue(e.getMessage().contains("column 'id'") && e.getMessage().contains("values holds 9"),
+        e.getMessage());
+  }
+
+  @Test
+  void offsetsNotMonotone() throws IOException {
+    IllegalArgumentException e =
+        rejected(wrapped(3, 12, new int[] {0, 5, 2, 6}, 8, 14 * 3));
+    assertTrue(e.getMessage().contains("column 'name'") && e.getMessage().contains("not monotone"),
+        e.getMessage());
+  }
+
+  @Test
+  void offsetsPastTheData() throws IOException {
+    IllegalArgumentException e = rejected(wrapped(2, 8, new int[] {0, 3, 100}, 8, 14 * 2));
+    assertTrue(e.getMessage().contains("column 'name'"), e.getMessage());
+    assertTrue(e.getMessage().contains("100"), e.getMessage());
+  }
+
+  @Test
+  void fixedWidthBytesNotAMultipleOfTheWidth() throws IOException {
+    int width = ParquetSchema.decimalBytes(30);
+    IllegalArgumentException e = rejected(wrapped(2, 8, new int[3], 0, 2L * width - 1));
+    assertTrue(e.getMessage().contains("column 'amount'")
+        && e.getMessage().contains("holds " + (2 * width - 1)), e.getMessage());
+  }
+
+  @Test
+  void nullInARequiredColumn() throws IOException {
+    VectorBuffers b = goodBatch(5);
+    b.column(0).setNull(3);
+    IllegalArgumentException e = rejected(b);
+    assertTrue(e.getMessage().contains("column 'id'") && e.getMessage().contains("required"),
+        e.getMessage());
+  }
+
+  @Test
+  void batchOfAnotherSchema() throws IOException {
+    ParquetSchema other = ParquetSchema.builder().int32Column("x", false).build();
+    VectorBuffers b = VectorBuffers.allocate(other, 1);
+    b.column(0).setInt(0, 1);
+    b.setRowCount(1);
+    IllegalArgumentException e = rejected(b);
+    assertTrue(e.getMessage().contains("1 columns"), e.getMessage());
+  }
+
+  @Test
+  void unknownOptionAndBadSchemaFailAtOpen() {
+    WriterOptions bad = WriterOptions.builder().property("parquet.page.sise", "1").build();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new ColumnarParquetWriter(new ByteArrayOutputStream(), SCHEMA, bad));
+    assertTrue(e.getMessage().contains("parquet.page.sise"), e.getMessage());
+    WriterOptions noColumn = WriterOptions.builder()
+        .bloomFilter("missing", BloomFilterSettings.defaults()).build();
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new ColumnarParquetWriter(new ByteArrayOutputStream(), SCHEMA, noColumn));
+    assertTrue(e.getMessage().contains("'missing'"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> ParquetSchema.builder().int32Column("a", true).int64Column("a", true));
+  }
+
+  @Test
+  void useAfterClose() throws IOException {
+    ColumnarParquetWriter w =
+        new ColumnarParquetWriter(new ByteArrayOutputStream(), SCHEMA, WriterOptions.defaults());
+    try (VectorBuffers b = goodBatch(3)) {
+      w.write(b);
+      w.finish();
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.write(b));
+      assertTrue(e.getMessage().contains("closed"), e.getMessage());
+      assertThrows(IllegalStateException.class, w::finish);
+      w.close(); // closing a finished writer is allowed
+      assertEquals(0, w.nativeBytesHeld());
+    }
+    VectorBuffers closed = goodBatch(2);
+    closed.close();
+    assertThrows(IllegalStateException.class, () -> closed.column(0));
+    try (ColumnarParquetWriter w2 =
+        new ColumnarParquetWriter(new ByteArrayOutputStream(), SCHEMA, WriterOptions.defaults())) {
+      assertThrows(IllegalStateException.class, () -> w2.write(closed));
+    }
+    NativeBuffer buf = NativeBuffer.allocate(16);
+    buf.close();
+    buf.close(); // idempotent
+    assertThrows(IllegalStateException.class, buf::buffer);
+  }
+
+  @Test
+  void nativeSideChecksHandlesAndAddresses() {
+    // Straight at the bridge, as a buggy caller would: exceptions, never a crash.
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> NativeBridge.write(987654321L, 1, new long[0]));
+    assertTrue(e.getMessage().contains("closed or unknown"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> NativeBridge.release(987654321L));
+    assertThrows(IllegalStateException.class, () -> NativeBridge.free(12345L));
+    long handle = NativeBridge.open("spark_schema", SCHEMA.names(), SCHEMA.spec(),
+        new String[0], new String[0], new String[0], new String[0]);
+    try (NativeBuffer real = NativeBuffer.allocate(64)) {
+      // An address outside every live buffer, a range running past one, a misaligned int
+      // array, a negative length: each named, none read.
+      long[][] specs = {
+        {0, 0, 4096, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0, 0, real.address(), 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0, 0, real.address() + 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0, 0, real.address(), -4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0, 0, real.address(), 4},
+      };
+      String[] expected = {"not inside a live", "not inside a live", "not aligned", "negative length",
+          "expected 6 longs"};
+      for (int i = 0; i < specs.length; i++) {
+        long[] spec = specs[i];
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+            () -> NativeBridge.write(handle, 1, spec));
+        assertTrue(x.getMessage().contains(expected[i]), x.getMessage());
+        if (i < 4) {
+          assertTrue(x.getMessage().contains("column 'id'"), x.getMessage());
+        }
+      }
+      assertThrows(IllegalArgumentException.class, () -> NativeBridge.write(handle, -1, new long[18]));
+    } finally {
+      NativeBridge.release(handle);
+    }
+  }
+
+  @Test
+  void panicBecomesAnExceptionAndTheJvmGoesOn() {
+    VecRuntimeException e = assertThrows(VecRuntimeException.class, NativeBridge::panicForTest);
+    assertTrue(e.getMessage().contains("internal error in the native writer"), e.getMessage());
+    assertNotNull(ColumnarParquetWriter.createdBy());
+  }
+
+  static final class FailingStream extends OutputStream {
+    final IOException failure = new IOException("disk full");
+    long accepted;
+    final long failAfter;
+
+    FailingStream(long failAfter) {
+      this.failAfter = failAfter;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (accepted + len > failAfter) {
+        throw failure;
+      }
+      accepted += len;
+    }
+  }
+
+  @Test
+  void failingStreamReachesTheCallerAndReleasesNativeMemory() throws IOException {
+    FailingStream out = new FailingStream(4); // takes the leading magic, fails on the row group
+    WriterOptions small = WriterOptions.builder().rowGroupSize(64 * 1024).build();
+    ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, small);
+    IOException e;
+    try (VectorBuffers b = goodBatch(20_000)) {
+      assertTrue(w.nativeBytesHeld() >= 0);
+      e = assertThrows(IOException.class, () -> {
+        for (int i = 0; i < 50; i++) {
+          w.write(b);
+        }
+      });
+    }
+    assertSame(out.failure, e.getCause());
+    assertTrue(e.getMessage().contains("disk full"), e.getMessage());
+    assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "writer released after the failure");
+    assertThrows(IllegalStateException.class, w::finish);
+    w.close(); // a failed writer closes quietly: its failure was already thrown
+    w.abort();
+  }
+
+  @Test
+  void failingStreamAtCloseReleasesToo() throws IOException {
+    FailingStream out = new FailingStream(4);
+    ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, WriterOptions.defaults());
+    try (VectorBuffers b = goodBatch(100)) {
+      w.write(b); // stays in the open row group
+      assertTrue(w.nativeBytesHeld() > 0, "the row group is held natively");
+    }
+    IOException e = assertThrows(IOException.class, w::finish);
+    assertSame(out.failure, e.getCause());
+  }
+
+  @Test
+  void abortDropsTheFileAndItsMemory() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, WriterOptions.defaults());
+    try (VectorBuffers b = goodBatch(1000)) {
+      w.write(b);
+    }
+    assertTrue(w.nativeBytesHeld() > 0);
+    w.abort();
+    w.abort();
+    assertEquals(4, out.size(), "only the leading magic reached the stream");
+  }
+}
