@@ -16,6 +16,7 @@ use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectAr
 use jni::sys::{jbyteArray, jint, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
+use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
 use vecruntime_parquet::{FileWriter, WriterOptions, CREATED_BY};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
@@ -109,7 +110,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_open<'l>(
             "key/value metadata",
         )?;
         let writer = FileWriter::new(Output::default(), schema, options)?;
-        Ok(session::register(Session { writer }))
+        Ok(session::register(Session { writer, rows: None }))
     })
 }
 
@@ -129,6 +130,86 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_write<'l>(
             let batch = batch::decode(&pin, s.writer.schema(), num_rows, &spec)?;
             s.writer.write_batch(&batch)?;
             Ok(s.writer.sink_mut().pending() as jlong)
+        })
+    })
+}
+
+/// Declares the Spark types of the columns for `writeRows`: `[code, precision]` per column
+/// (codes in `vecruntime_kernels::unsafe_row::SparkType::from_code`).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    codes: JIntArray<'l>,
+) {
+    entry(&mut env, (), |env| {
+        let codes = ints(env, &codes)?;
+        session::with(handle, |s| {
+            let names: Vec<String> = s
+                .writer
+                .schema()
+                .fields
+                .iter()
+                .map(|f| f.name.clone())
+                .collect();
+            if codes.len() != 2 * names.len() {
+                return Err(argument(format!(
+                    "row layout has {} ints for {} columns (expected 2 each)",
+                    codes.len(),
+                    names.len()
+                )));
+            }
+            let types = codes
+                .chunks_exact(2)
+                .zip(&names)
+                .map(|(c, name)| {
+                    SparkType::from_code(c[0], c[1]).ok_or_else(|| {
+                        argument(format!(
+                            "column '{name}': unknown row type code {} / {}",
+                            c[0], c[1]
+                        ))
+                    })
+                })
+                .collect::<JniResult<Vec<_>>>()?;
+            s.rows = Some(RowTransposer::new(names, types));
+            Ok(())
+        })
+    })
+}
+
+/// Appends `num_rows` UnsafeRows: their bytes at `rows` (`rows_len` bytes) and `num_rows + 1`
+/// i32 offsets at `offsets`. Returns the output bytes now pending.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    rows: jlong,
+    rows_len: jlong,
+    offsets: jlong,
+    num_rows: jlong,
+) -> jlong {
+    entry(&mut env, -1, |_| {
+        if !(0..=i32::MAX as i64).contains(&num_rows) {
+            return Err(argument(format!("row count {num_rows} is out of range")));
+        }
+        session::with(handle, |s| {
+            let Session {
+                writer,
+                rows: layout,
+            } = s;
+            let layout = layout
+                .as_mut()
+                .ok_or_else(|| JniError::State("writeRows before configureRows".into()))?;
+            let pin = memory::pin();
+            let data = pin.bytes(rows, rows_len, &|| "row batch bytes".to_string())?;
+            let offs = pin.values::<i32>(offsets, 4 * (num_rows + 1), &|| {
+                "row batch offsets".to_string()
+            })?;
+            let batch = layout.transpose(data, offs)?;
+            writer.write_batch(&batch)?;
+            Ok(writer.sink_mut().pending() as jlong)
         })
     })
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
+use vecruntime_kernels::unsafe_row::RowTransposer;
 use vecruntime_parquet::FileWriter;
 
 /// Bytes the writer has produced that the JVM has not taken yet: finished row groups, then
@@ -59,13 +60,17 @@ impl Output {
 
 pub struct Session {
     pub writer: FileWriter<Output>,
+    /// Set once the JVM sends UnsafeRow batches: decodes them into column buffers.
+    pub rows: Option<RowTransposer>,
 }
 
 impl Session {
     /// Native bytes this writer holds: buffered pages of the open row group and output not
     /// yet taken by the JVM.
     pub fn native_bytes(&mut self) -> usize {
-        self.writer.buffered_bytes() + self.writer.sink_mut().capacity()
+        self.writer.buffered_bytes()
+            + self.writer.sink_mut().capacity()
+            + self.rows.as_ref().map_or(0, RowTransposer::buffered_bytes)
     }
 }
 

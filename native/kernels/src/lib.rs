@@ -1,0 +1,7 @@
+//! vecruntime-kernels: Spark's formats and rules on plain buffers, no JNI.
+//!
+//! [`unsafe_row`] turns a batch of Spark `UnsafeRow`s (their bytes copied back to back by the
+//! JVM) into the Arrow-layout column buffers `vecruntime-parquet` writes, converting each value
+//! the way Spark's `ParquetWriteSupport` does (INT96 timestamps, millis, decimals).
+
+pub mod unsafe_row;

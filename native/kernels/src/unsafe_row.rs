@@ -1,0 +1,513 @@
+//! Spark `UnsafeRow` batches to column buffers.
+//!
+//! An `UnsafeRow` of `n` fields is: a null bitset of `ceil(n / 64)` 8-byte words (bit `i` set
+//! when field `i` is null), then one 8-byte slot per field, then the variable-length region.
+//! Fixed-width values sit in their slot (little-endian, from the slot's start); strings,
+//! binaries and decimals of more than 18 digits hold `offset << 32 | size` in the slot, the
+//! offset counted from the row's start. Decimals up to 18 digits hold the unscaled long.
+//!
+//! A batch is the rows' bytes back to back plus `num_rows + 1` i32 offsets (row `i` is
+//! `rows[offsets[i]..offsets[i + 1]]`). Every offset and size is checked against the row it is
+//! read from; a malformed row is an error naming the column and the row.
+
+use vecruntime_parquet::error::Result;
+use vecruntime_parquet::{Batch, ColumnData, ColumnView, Error};
+
+/// Spark's flat types as they are written (the output timestamp type already chosen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SparkType {
+    Boolean,
+    Byte,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+    Date,
+    /// TimestampType written as INT96 (Julian day + nanos of day).
+    TimestampInt96,
+    /// TimestampType written as INT64 micros.
+    TimestampMicros,
+    /// TimestampType written as INT64 millis (floor of micros / 1000).
+    TimestampMillis,
+    /// TimestampNTZType: INT64 micros.
+    TimestampNtz,
+    Decimal {
+        precision: u32,
+    },
+    String,
+    Binary,
+}
+
+impl SparkType {
+    /// Decodes the JVM's type code: `[code, precision]` pairs (see `UnsafeRowLayout.java`).
+    pub fn from_code(code: i32, precision: i32) -> Option<SparkType> {
+        Some(match code {
+            0 => SparkType::Boolean,
+            1 => SparkType::Byte,
+            2 => SparkType::Short,
+            3 => SparkType::Int,
+            4 => SparkType::Long,
+            5 => SparkType::Float,
+            6 => SparkType::Double,
+            7 => SparkType::Date,
+            8 => SparkType::TimestampInt96,
+            9 => SparkType::TimestampMicros,
+            10 => SparkType::TimestampMillis,
+            11 => SparkType::TimestampNtz,
+            12 if (1..=38).contains(&precision) => SparkType::Decimal {
+                precision: precision as u32,
+            },
+            13 => SparkType::String,
+            14 => SparkType::Binary,
+            _ => return None,
+        })
+    }
+}
+
+/// Julian day of 1970-01-01, as Spark's `DateTimeUtils.JULIAN_DAY_OF_EPOCH`.
+const JULIAN_DAY_OF_EPOCH: i64 = 2_440_588;
+const MICROS_PER_DAY: i64 = 86_400_000_000;
+
+/// Spark's `DateTimeUtils.toJulianDay` and `ParquetWriteSupport`'s INT96 bytes: nanos of day
+/// (i64 LE) then the Julian day (i32 LE). Truncating division, as Spark's.
+pub fn int96_from_micros(micros: i64) -> [u8; 12] {
+    let julian_us = micros.wrapping_add(JULIAN_DAY_OF_EPOCH * MICROS_PER_DAY);
+    let day = (julian_us / MICROS_PER_DAY) as i32;
+    let nanos = (julian_us % MICROS_PER_DAY) * 1000;
+    let mut out = [0u8; 12];
+    out[..8].copy_from_slice(&nanos.to_le_bytes());
+    out[8..].copy_from_slice(&day.to_le_bytes());
+    out
+}
+
+/// Spark's `Decimal.minBytesForPrecision`.
+pub fn decimal_bytes(precision: u32) -> usize {
+    let mut bytes = 1usize;
+    while 2f64.powi(8 * bytes as i32 - 1) < 10f64.powi(precision as i32) {
+        bytes += 1;
+    }
+    bytes
+}
+
+/// Column buffers of one batch, reused from batch to batch.
+#[derive(Default)]
+struct ColumnBuf {
+    validity: Vec<u8>,
+    has_null: bool,
+    /// Fixed-width values, boolean bitmap, or binary data.
+    values: Vec<u8>,
+    i32s: Vec<i32>,
+    i64s: Vec<i64>,
+    f32s: Vec<f32>,
+    f64s: Vec<f64>,
+    offsets: Vec<i32>,
+}
+
+/// Turns UnsafeRow batches of one schema into writer batches.
+pub struct RowTransposer {
+    names: Vec<String>,
+    types: Vec<SparkType>,
+    cols: Vec<ColumnBuf>,
+}
+
+impl RowTransposer {
+    pub fn new(names: Vec<String>, types: Vec<SparkType>) -> Self {
+        let cols = types.iter().map(|_| ColumnBuf::default()).collect();
+        RowTransposer { names, types, cols }
+    }
+
+    pub fn num_fields(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Bytes held by the reusable column buffers.
+    pub fn buffered_bytes(&self) -> usize {
+        self.cols
+            .iter()
+            .map(|c| {
+                c.validity.capacity()
+                    + c.values.capacity()
+                    + 4 * (c.i32s.capacity() + c.f32s.capacity() + c.offsets.capacity())
+                    + 8 * (c.i64s.capacity() + c.f64s.capacity())
+            })
+            .sum()
+    }
+
+    /// Reads `offsets.len() - 1` rows from `rows` into the column buffers and returns the batch
+    /// viewing them.
+    pub fn transpose(&mut self, rows: &[u8], offsets: &[i32]) -> Result<Batch<'_>> {
+        let n = offsets.len().saturating_sub(1);
+        let nf = self.types.len();
+        let bitset = nf.div_ceil(64) * 8;
+        let fixed = bitset + 8 * nf;
+        for c in self.cols.iter_mut() {
+            c.validity.clear();
+            c.validity.resize(n.div_ceil(8), 0);
+            c.has_null = false;
+            c.values.clear();
+            c.i32s.clear();
+            c.i64s.clear();
+            c.f32s.clear();
+            c.f64s.clear();
+            c.offsets.clear();
+            c.offsets.push(0);
+        }
+        for (ci, t) in self.types.iter().enumerate() {
+            if *t == SparkType::Boolean {
+                self.cols[ci].values.resize(n.div_ceil(8), 0);
+            }
+        }
+        for r in 0..n {
+            let (start, end) = (offsets[r], offsets[r + 1]);
+            if start < 0 || end < start || end as usize > rows.len() {
+                return Err(row_error(
+                    self.names.first().map_or("", String::as_str),
+                    r,
+                    format!(
+                        "row bytes {start}..{end} outside the batch of {} bytes",
+                        rows.len()
+                    ),
+                ));
+            }
+            let row = &rows[start as usize..end as usize];
+            if row.len() < fixed {
+                return Err(row_error(
+                    self.names.first().map_or("", String::as_str),
+                    r,
+                    format!(
+                        "row of {} bytes, {nf} fields need at least {fixed}",
+                        row.len()
+                    ),
+                ));
+            }
+            for ci in 0..nf {
+                let null = row[ci / 8] >> (ci % 8) & 1 == 1;
+                let col = &mut self.cols[ci];
+                let t = self.types[ci];
+                if null {
+                    col.has_null = true;
+                    push_default(col, t, r);
+                    continue;
+                }
+                col.validity[r / 8] |= 1 << (r % 8);
+                let slot_at = bitset + 8 * ci;
+                let slot = u64::from_le_bytes(row[slot_at..slot_at + 8].try_into().unwrap());
+                match t {
+                    SparkType::Boolean => {
+                        if slot & 0xff != 0 {
+                            col.values[r / 8] |= 1 << (r % 8);
+                        }
+                    }
+                    SparkType::Byte => col.i32s.push(slot as u8 as i8 as i32),
+                    SparkType::Short => col.i32s.push(slot as u16 as i16 as i32),
+                    SparkType::Int | SparkType::Date => col.i32s.push(slot as u32 as i32),
+                    SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
+                        col.i64s.push(slot as i64)
+                    }
+                    SparkType::TimestampMillis => col.i64s.push((slot as i64).div_euclid(1000)),
+                    SparkType::TimestampInt96 => col
+                        .values
+                        .extend_from_slice(&int96_from_micros(slot as i64)),
+                    SparkType::Float => col.f32s.push(f32::from_bits(slot as u32)),
+                    SparkType::Double => col.f64s.push(f64::from_bits(slot)),
+                    SparkType::Decimal { precision } if precision <= 9 => {
+                        col.i32s.push(slot as i64 as i32)
+                    }
+                    SparkType::Decimal { precision } if precision <= 18 => {
+                        col.i64s.push(slot as i64)
+                    }
+                    SparkType::Decimal { precision } => {
+                        let bytes = var_bytes(row, slot, &self.names[ci], r)?;
+                        let width = decimal_bytes(precision);
+                        if bytes.is_empty() || bytes.len() > width {
+                            return Err(row_error(
+                                &self.names[ci],
+                                r,
+                                format!(
+                                    "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
+                                    bytes.len()
+                                ),
+                            ));
+                        }
+                        let sign = if bytes[0] & 0x80 != 0 { 0xff } else { 0 };
+                        col.values
+                            .extend(std::iter::repeat_n(sign, width - bytes.len()));
+                        col.values.extend_from_slice(bytes);
+                    }
+                    SparkType::String | SparkType::Binary => {
+                        let bytes = var_bytes(row, slot, &self.names[ci], r)?;
+                        col.values.extend_from_slice(bytes);
+                        let end = i32::try_from(col.values.len()).map_err(|_| Error::TooLarge {
+                            column: self.names[ci].clone(),
+                            message: "more than 2 GiB of values in one batch".into(),
+                        })?;
+                        col.offsets.push(end);
+                    }
+                }
+            }
+        }
+        let columns = self
+            .cols
+            .iter()
+            .zip(&self.types)
+            .map(|(c, t)| {
+                let data = match t {
+                    SparkType::Boolean => ColumnData::Boolean(&c.values),
+                    SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
+                        ColumnData::Int32(&c.i32s)
+                    }
+                    SparkType::Decimal { precision } if *precision <= 9 => {
+                        ColumnData::Int32(&c.i32s)
+                    }
+                    SparkType::Long
+                    | SparkType::TimestampMicros
+                    | SparkType::TimestampMillis
+                    | SparkType::TimestampNtz => ColumnData::Int64(&c.i64s),
+                    SparkType::Decimal { precision } if *precision <= 18 => {
+                        ColumnData::Int64(&c.i64s)
+                    }
+                    SparkType::Decimal { precision } => ColumnData::FixedBinary {
+                        width: decimal_bytes(*precision),
+                        data: &c.values,
+                    },
+                    SparkType::TimestampInt96 => ColumnData::FixedBinary {
+                        width: 12,
+                        data: &c.values,
+                    },
+                    SparkType::Float => ColumnData::Float(&c.f32s),
+                    SparkType::Double => ColumnData::Double(&c.f64s),
+                    SparkType::String | SparkType::Binary => ColumnData::Binary {
+                        offsets: &c.offsets,
+                        data: &c.values,
+                    },
+                };
+                ColumnView {
+                    validity: c.has_null.then_some(c.validity.as_slice()),
+                    data,
+                }
+            })
+            .collect();
+        Ok(Batch {
+            num_rows: n,
+            columns,
+        })
+    }
+}
+
+/// Appends the placeholder of a null row so every row keeps its slot.
+fn push_default(col: &mut ColumnBuf, t: SparkType, _row: usize) {
+    match t {
+        SparkType::Boolean => {}
+        SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => col.i32s.push(0),
+        SparkType::Decimal { precision } if precision <= 9 => col.i32s.push(0),
+        SparkType::Long
+        | SparkType::TimestampMicros
+        | SparkType::TimestampMillis
+        | SparkType::TimestampNtz => col.i64s.push(0),
+        SparkType::Decimal { precision } if precision <= 18 => col.i64s.push(0),
+        SparkType::Decimal { precision } => col
+            .values
+            .extend(std::iter::repeat_n(0, decimal_bytes(precision))),
+        SparkType::TimestampInt96 => col.values.extend_from_slice(&[0; 12]),
+        SparkType::Float => col.f32s.push(0.0),
+        SparkType::Double => col.f64s.push(0.0),
+        SparkType::String | SparkType::Binary => {
+            let end = *col.offsets.last().unwrap_or(&0);
+            col.offsets.push(end);
+        }
+    }
+}
+
+/// The variable-length bytes a slot points at, checked to lie inside the row.
+fn var_bytes<'a>(row: &'a [u8], slot: u64, column: &str, r: usize) -> Result<&'a [u8]> {
+    let offset = (slot >> 32) as usize;
+    let size = (slot & 0xffff_ffff) as usize;
+    match offset.checked_add(size) {
+        Some(end) if end <= row.len() => Ok(&row[offset..end]),
+        _ => Err(row_error(
+            column,
+            r,
+            format!(
+                "value of {size} bytes at offset {offset} runs past the row's {} bytes",
+                row.len()
+            ),
+        )),
+    }
+}
+
+fn row_error(column: &str, row: usize, message: String) -> Error {
+    Error::InvalidInput {
+        column: column.to_string(),
+        message: format!("UnsafeRow {row} of the batch: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds UnsafeRow bytes as Spark's UnsafeRowWriter lays them out.
+    struct RowBuilder {
+        bitset: usize,
+        buf: Vec<u8>,
+    }
+
+    impl RowBuilder {
+        fn new(n: usize) -> Self {
+            let bitset = n.div_ceil(64) * 8;
+            RowBuilder {
+                bitset,
+                buf: vec![0; bitset + 8 * n],
+            }
+        }
+        fn null(mut self, i: usize) -> Self {
+            self.buf[i / 8] |= 1 << (i % 8);
+            self
+        }
+        fn fixed(mut self, i: usize, v: u64) -> Self {
+            let at = self.bitset + 8 * i;
+            self.buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+            self
+        }
+        fn var(mut self, i: usize, bytes: &[u8]) -> Self {
+            let offset = self.buf.len() as u64;
+            self.buf.extend_from_slice(bytes);
+            while !self.buf.len().is_multiple_of(8) {
+                self.buf.push(0);
+            }
+            self.fixed(i, offset << 32 | bytes.len() as u64)
+        }
+    }
+
+    fn batch(rows: &[Vec<u8>]) -> (Vec<u8>, Vec<i32>) {
+        let mut data = Vec::new();
+        let mut offsets = vec![0];
+        for r in rows {
+            data.extend_from_slice(r);
+            offsets.push(data.len() as i32);
+        }
+        (data, offsets)
+    }
+
+    #[test]
+    fn int96_matches_spark() {
+        // 1970-01-01T00:00:00Z: Julian day 2440588, 0 nanos.
+        assert_eq!(int96_from_micros(0)[8..], 2_440_588i32.to_le_bytes());
+        // 2020-01-01T12:00:00.000001Z
+        let micros = 1_577_880_000_000_001i64;
+        let b = int96_from_micros(micros);
+        assert_eq!(i32::from_le_bytes(b[8..].try_into().unwrap()), 2_458_850);
+        assert_eq!(
+            i64::from_le_bytes(b[..8].try_into().unwrap()),
+            12 * 3_600_000_000_000 + 1000
+        );
+        // Before the epoch: Spark's truncating division (the day rolls at Julian noon, not 0h).
+        let b = int96_from_micros(-1);
+        assert_eq!(i32::from_le_bytes(b[8..].try_into().unwrap()), 2_440_587);
+        assert_eq!(
+            i64::from_le_bytes(b[..8].try_into().unwrap()),
+            (MICROS_PER_DAY - 1) * 1000
+        );
+    }
+
+    #[test]
+    fn decimal_widths_as_spark() {
+        assert_eq!(decimal_bytes(9), 4);
+        assert_eq!(decimal_bytes(18), 8);
+        assert_eq!(decimal_bytes(19), 9);
+        assert_eq!(decimal_bytes(38), 16);
+    }
+
+    #[test]
+    fn every_type_transposed() {
+        let types = vec![
+            SparkType::Boolean,
+            SparkType::Byte,
+            SparkType::Short,
+            SparkType::Int,
+            SparkType::Long,
+            SparkType::Float,
+            SparkType::Double,
+            SparkType::TimestampMillis,
+            SparkType::Decimal { precision: 7 },
+            SparkType::Decimal { precision: 15 },
+            SparkType::Decimal { precision: 30 },
+            SparkType::String,
+            SparkType::TimestampInt96,
+        ];
+        let names = (0..types.len()).map(|i| format!("c{i}")).collect();
+        let mut t = RowTransposer::new(names, types.clone());
+        let r0 = RowBuilder::new(13)
+            .fixed(0, 1)
+            .fixed(1, (-5i8) as u8 as u64)
+            .fixed(2, (-300i16) as u16 as u64)
+            .fixed(3, (-7i32) as u32 as u64)
+            .fixed(4, i64::MIN as u64)
+            .fixed(5, (-0.0f32).to_bits() as u64)
+            .fixed(6, f64::NAN.to_bits())
+            .fixed(7, (-1501i64) as u64)
+            .fixed(8, 12345)
+            .fixed(9, (-99i64) as u64)
+            .var(10, &[0xff, 0x01]) // -255
+            .var(11, "héllo".as_bytes())
+            .fixed(12, 0);
+        let r1 = (0..13).fold(RowBuilder::new(13), |b, i| b.null(i));
+        let r2 = RowBuilder::new(13).var(11, b"").var(10, &[0x7f]);
+        let (data, offsets) = batch(&[r0.buf, r1.buf, r2.buf]);
+        let b = t.transpose(&data, &offsets).unwrap();
+        assert_eq!(b.num_rows, 3);
+        match b.columns[0].data {
+            ColumnData::Boolean(v) => assert_eq!(v[0] & 1, 1),
+            _ => panic!(),
+        }
+        let ints = |c: usize| match b.columns[c].data {
+            ColumnData::Int32(v) => v.to_vec(),
+            _ => panic!(),
+        };
+        assert_eq!(ints(1)[0], -5);
+        assert_eq!(ints(2)[0], -300);
+        assert_eq!(ints(3)[0], -7);
+        assert_eq!(ints(8)[0], 12345);
+        match b.columns[7].data {
+            ColumnData::Int64(v) => assert_eq!(v[0], -2), // floor(-1501 / 1000)
+            _ => panic!(),
+        }
+        match b.columns[10].data {
+            ColumnData::FixedBinary { width, data } => {
+                assert_eq!(width, 13);
+                let mut want = vec![0xff; 11];
+                want.extend_from_slice(&[0xff, 0x01]);
+                assert_eq!(&data[..13], &want[..]);
+                assert_eq!(&data[26..39], &[&[0u8; 12][..], &[0x7f]].concat()[..]);
+            }
+            _ => panic!(),
+        }
+        match b.columns[11].data {
+            ColumnData::Binary { offsets, data } => {
+                assert_eq!(offsets, &[0, 6, 6, 6]);
+                assert_eq!(data, "héllo".as_bytes());
+            }
+            _ => panic!(),
+        }
+        // Row 1 is null everywhere, row 0 nowhere.
+        for c in &b.columns {
+            let v = c.validity.expect("a null row");
+            assert_eq!(v[0] & 0b111, 0b101);
+        }
+    }
+
+    #[test]
+    fn malformed_rows_are_errors_naming_the_column() {
+        let mut t = RowTransposer::new(vec!["s".into()], vec![SparkType::String]);
+        let mut bad = RowBuilder::new(1).var(0, b"abc");
+        bad = bad.fixed(0, 64 << 32 | 3);
+        let (data, offsets) = batch(&[bad.buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(e.contains("column 's'") && e.contains("runs past"), "{e}");
+        let e = t.transpose(&data, &[0, 4]).unwrap_err().to_string();
+        assert!(e.contains("at least 16"), "{e}");
+        let e = t.transpose(&data, &[0, 1000]).unwrap_err().to_string();
+        assert!(e.contains("outside the batch"), "{e}");
+    }
+}
