@@ -24,6 +24,7 @@ public final class ColumnarParquetWriter implements AutoCloseable {
   private long bytesWritten;
   private State state = State.OPEN;
   private FooterSummary summary;
+  private boolean rowsConfigured;
 
   private enum State {
     OPEN, CLOSED, FAILED
@@ -62,6 +63,43 @@ public final class ColumnarParquetWriter implements AutoCloseable {
       }
     } catch (IllegalArgumentException e) {
       throw e; // rejected before anything was written: still usable
+    } catch (IOException | RuntimeException e) {
+      fail();
+      throw e;
+    }
+  }
+
+  /**
+   * Declares how the fields of {@link RowBatch} rows are read (one {@link RowType} per column,
+   * with the decimal precisions); needed once before {@link #writeRows}.
+   */
+  public void configureRows(RowType[] types, int[] decimalPrecisions) {
+    checkOpen();
+    if (types.length != schema.size() || decimalPrecisions.length != schema.size()) {
+      throw new IllegalArgumentException("row layout has " + types.length + " fields, the schema "
+          + schema.size() + " columns");
+    }
+    NativeBridge.configureRows(handle, RowType.codes(types, decimalPrecisions));
+    rowsConfigured = true;
+  }
+
+  /** Appends the rows of the batch (native code turns them into columns). */
+  public void writeRows(RowBatch batch) throws IOException {
+    checkOpen();
+    if (!rowsConfigured) {
+      throw new IllegalStateException("writeRows before configureRows");
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      long pending = NativeBridge.writeRows(handle, batch.dataAddress(), batch.sizeInBytes(),
+          batch.offsetsAddress(), batch.rowCount());
+      if (pending > 0) {
+        drain();
+      }
+    } catch (IllegalArgumentException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       fail();
       throw e;

@@ -1,0 +1,120 @@
+package io.vecruntime.parquet;
+
+import java.lang.reflect.Field;
+import sun.misc.Unsafe;
+
+/**
+ * Rows in a binary row format (Spark's UnsafeRow) copied back to back into off-heap memory, one
+ * copy per row, for {@link ColumnarParquetWriter#writeRows}: native code turns them into
+ * columns. Holds the row bytes and {@code rows + 1} int offsets.
+ */
+public final class RowBatch implements AutoCloseable {
+  private static final Unsafe UNSAFE = unsafe();
+
+  private final int maxRows;
+  private NativeBuffer data;
+  private final NativeBuffer offsets;
+  private int rows;
+  private int used;
+
+  /** Room for {@code maxRows} rows; the byte buffer starts at {@code initialBytes} and grows. */
+  public RowBatch(int maxRows, int initialBytes) {
+    if (maxRows <= 0) {
+      throw new IllegalArgumentException("maxRows must be positive, got " + maxRows);
+    }
+    this.maxRows = maxRows;
+    this.data = NativeBuffer.allocate(Math.max(64, initialBytes));
+    this.offsets = NativeBuffer.allocate(4L * (maxRows + 1));
+  }
+
+  public int rowCount() {
+    return rows;
+  }
+
+  public boolean isFull() {
+    return rows == maxRows;
+  }
+
+  public boolean isEmpty() {
+    return rows == 0;
+  }
+
+  /** Bytes of row data in the batch. */
+  public int sizeInBytes() {
+    return used;
+  }
+
+  /** Native bytes this batch holds. */
+  public long capacityInBytes() {
+    return data.size() + offsets.size();
+  }
+
+  /**
+   * Copies {@code size} bytes at ({@code base}, {@code offset}) as the next row: a byte[] and
+   * its array offset, or null and an off-heap address, as Spark's UnsafeRow keeps them.
+   */
+  public void append(Object base, long offset, int size) {
+    if (rows == maxRows) {
+      throw new IllegalStateException("row batch is full (" + maxRows + " rows)");
+    }
+    if (size < 0) {
+      throw new IllegalArgumentException("row size " + size + " is negative");
+    }
+    long end = (long) used + size;
+    if (end > data.size()) {
+      grow(end);
+    }
+    UNSAFE.copyMemory(base, offset, null, data.address() + used, size);
+    used = (int) end;
+    rows++;
+    offsets.buffer().putInt(4 * rows, used);
+  }
+
+  /** Copies a row held in a byte array. */
+  public void append(byte[] row, int off, int len) {
+    if (off < 0 || len < 0 || off + len > row.length) {
+      throw new IndexOutOfBoundsException("row range " + off + "+" + len + " of " + row.length);
+    }
+    append(row, Unsafe.ARRAY_BYTE_BASE_OFFSET + (long) off, len);
+  }
+
+  private void grow(long needed) {
+    if (needed > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("row batch exceeds 2 GiB");
+    }
+    long size = Math.min(Integer.MAX_VALUE, Math.max(needed, 2 * data.size()));
+    NativeBuffer bigger = NativeBuffer.allocate(size);
+    UNSAFE.copyMemory(null, data.address(), null, bigger.address(), used);
+    data.close();
+    data = bigger;
+  }
+
+  public void clear() {
+    rows = 0;
+    used = 0;
+  }
+
+  long dataAddress() {
+    return data.address();
+  }
+
+  long offsetsAddress() {
+    return offsets.address();
+  }
+
+  @Override
+  public void close() {
+    data.close();
+    offsets.close();
+  }
+
+  private static Unsafe unsafe() {
+    try {
+      Field f = Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (Unsafe) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+}
