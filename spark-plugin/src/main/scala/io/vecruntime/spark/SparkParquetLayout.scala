@@ -1,0 +1,187 @@
+package io.vecruntime.spark
+
+import scala.jdk.CollectionConverters._
+
+import io.vecruntime.parquet.{Codec, ParquetSchema, RowType, WriterOptions}
+import org.apache.hadoop.conf.Configuration
+import org.apache.parquet.schema.{LogicalTypeAnnotation, MessageType, PrimitiveType, Type}
+import org.apache.parquet.schema.LogicalTypeAnnotation._
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
+
+import org.apache.spark.sql.execution.datasources.parquet.SparkToParquetSchemaConverter
+import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types._
+
+/**
+ * What Spark's Parquet writer would put in a file, worked out from the task's Hadoop
+ * configuration as `ParquetWriteSupport` does: the Parquet schema from Spark's own
+ * `SparkToParquetSchemaConverter`, the footer key/value metadata, the row decoding of each
+ * column, and the writer settings from parquet-java's configuration keys.
+ */
+case class SparkParquetLayout(
+    sparkSchema: StructType,
+    parquetSchema: ParquetSchema,
+    rowTypes: Array[RowType],
+    decimalPrecisions: Array[Int],
+    options: WriterOptions)
+
+object SparkParquetLayout {
+  val ROW_SCHEMA_KEY = "org.apache.spark.sql.parquet.row.attributes"
+  val SPARK_VERSION_KEY = "org.apache.spark.version"
+  val SPARK_METADATA_KEY = "org.apache.spark.sql.parquet.row.metadata"
+
+  /** Keys the native writer takes as they are (parquet-java's names). */
+  private val PlainKeys = Set(
+    "parquet.page.size", "parquet.dictionary.page.size", "parquet.block.size",
+    "parquet.page.row.count.limit", "parquet.block.row.count.limit", "parquet.enable.dictionary",
+    "parquet.column.statistics.enabled", "parquet.bloom.filter.max.bytes",
+    "parquet.columnindex.truncate.length", "parquet.page.write-checksum.enabled",
+    "parquet.page.size.row.check.min", "parquet.page.size.row.check.max",
+    "parquet.page.size.check.estimate")
+
+  private val BloomKeys = Seq(
+    "parquet.bloom.filter.expected.ndv", "parquet.bloom.filter.fpp",
+    "parquet.bloom.filter.adaptive.enabled", "parquet.bloom.filter.candidates.number")
+
+  def apply(conf: Configuration, dataSchema: StructType): SparkParquetLayout = {
+    val schemaString = conf.get(ROW_SCHEMA_KEY)
+    val sparkSchema = if (schemaString != null) SparkWriteShim.parseSchema(schemaString) else dataSchema
+    val messageType = new SparkToParquetSchemaConverter(conf).convert(sparkSchema)
+    val parquetSchema = toParquetSchema(messageType)
+    val timestampType = Option(conf.get(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE.key))
+      .getOrElse(SQLConf.get.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE).toString)
+    val rowTypes = sparkSchema.fields.map(f => rowType(f.name, f.dataType, timestampType))
+    val precisions = sparkSchema.fields.map(_.dataType match {
+      case d: DecimalType => d.precision
+      case _ => 0
+    })
+    val metadata = Seq(
+      SPARK_VERSION_KEY -> org.apache.spark.SPARK_VERSION_SHORT,
+      SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json))
+    SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, precisions,
+      writerOptions(conf, parquetSchema, metadata))
+  }
+
+  /** How a column's values are read from an UnsafeRow and converted. */
+  def rowType(name: String, t: DataType, outputTimestampType: String): RowType = t match {
+    case BooleanType => RowType.BOOLEAN
+    case ByteType => RowType.BYTE
+    case ShortType => RowType.SHORT
+    case IntegerType => RowType.INT
+    case LongType => RowType.LONG
+    case FloatType => RowType.FLOAT
+    case DoubleType => RowType.DOUBLE
+    case DateType => RowType.DATE
+    case TimestampType => outputTimestampType match {
+      case "INT96" => RowType.TIMESTAMP_INT96
+      case "TIMESTAMP_MICROS" => RowType.TIMESTAMP_MICROS
+      case "TIMESTAMP_MILLIS" => RowType.TIMESTAMP_MILLIS
+      case other => throw new IllegalArgumentException(
+        s"column '$name': unknown spark.sql.parquet.outputTimestampType '$other'")
+    }
+    case TimestampNTZType => RowType.TIMESTAMP_NTZ
+    case _: DecimalType => RowType.DECIMAL
+    case _: StringType => RowType.STRING
+    case BinaryType => RowType.BINARY
+    case other => throw new IllegalArgumentException(
+      s"column '$name': type ${other.catalogString} is not written by vecruntime")
+  }
+
+  /** The reason vecruntime cannot write this column, if any. */
+  def unsupported(f: StructField): Option[String] = f.dataType match {
+    case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
+        DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
+        BinaryType => None
+    case _: StructType | _: ArrayType | _: MapType =>
+      Some(s"nested type ${f.dataType.catalogString} in column '${f.name}'")
+    case other => Some(s"type ${other.catalogString} of column '${f.name}'")
+  }
+
+  /** Spark's Parquet message type as the native writer's schema. */
+  def toParquetSchema(m: MessageType): ParquetSchema = {
+    val b = ParquetSchema.builder(m.getName)
+    m.getFields.asScala.foreach { field =>
+      if (!field.isPrimitive || field.isRepetition(Type.Repetition.REPEATED)) {
+        throw new IllegalArgumentException(s"column '${field.getName}': not a flat column")
+      }
+      val p = field.asPrimitiveType()
+      val name = p.getName
+      val nullable = p.isRepetition(Type.Repetition.OPTIONAL)
+      if (p.getId != null) b.fieldId(p.getId.intValue())
+      val annotation: LogicalTypeAnnotation = p.getLogicalTypeAnnotation
+      (p.getPrimitiveTypeName, annotation) match {
+        case (PrimitiveTypeName.BOOLEAN, null) => b.booleanColumn(name, nullable)
+        case (PrimitiveTypeName.INT32, null) => b.int32Column(name, nullable)
+        case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 8 =>
+          b.int8Column(name, nullable)
+        case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 16 =>
+          b.int16Column(name, nullable)
+        case (PrimitiveTypeName.INT32, _: DateLogicalTypeAnnotation) => b.dateColumn(name, nullable)
+        case (PrimitiveTypeName.INT64, null) => b.int64Column(name, nullable)
+        case (PrimitiveTypeName.INT64, t: TimestampLogicalTypeAnnotation)
+            if t.getUnit != TimeUnit.NANOS =>
+          b.timestampColumn(name,
+            if (t.getUnit == TimeUnit.MILLIS) ParquetSchema.TimeUnit.MILLIS else ParquetSchema.TimeUnit.MICROS,
+            t.isAdjustedToUTC, nullable)
+        case (physical, d: DecimalLogicalTypeAnnotation) =>
+          b.decimalColumn(name, d.getPrecision, d.getScale, nullable)
+          val ours = b.build().columns().get(b.build().size() - 1)
+          if (ours.physicalType().name() != physical.name() ||
+              (physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && ours.typeLength() != p.getTypeLength)) {
+            throw new IllegalArgumentException(s"column '$name': decimal stored as $physical " +
+              s"(length ${p.getTypeLength}) is not the standard layout")
+          }
+        case (PrimitiveTypeName.FLOAT, null) => b.floatColumn(name, nullable)
+        case (PrimitiveTypeName.DOUBLE, null) => b.doubleColumn(name, nullable)
+        case (PrimitiveTypeName.BINARY, _: StringLogicalTypeAnnotation) => b.stringColumn(name, nullable)
+        case (PrimitiveTypeName.BINARY, null) => b.binaryColumn(name, nullable)
+        case (PrimitiveTypeName.INT96, null) => b.int96Column(name, nullable)
+        case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, null) =>
+          b.fixedBinaryColumn(name, p.getTypeLength, nullable)
+        case (physical, a) =>
+          throw new IllegalArgumentException(s"column '$name': $physical annotated $a is not supported")
+      }
+    }
+    b.build()
+  }
+
+  /** Writer settings from the task's Hadoop configuration (write options included). */
+  def writerOptions(
+      conf: Configuration,
+      schema: ParquetSchema,
+      metadata: Seq[(String, String)]): WriterOptions = {
+    val b = WriterOptions.builder()
+    val codec = Codec.fromName(Option(conf.get("parquet.compression")).getOrElse("SNAPPY"))
+    Option(conf.get("parquet.compression.codec.zstd.level")) match {
+      case Some(level) if codec == Codec.ZSTD => b.codec(codec, level.trim.toInt)
+      case _ => b.codec(codec)
+    }
+    val columns = schema.columns().asScala.map(_.name()).toSeq
+    conf.iterator().asScala.map(e => e.getKey -> e.getValue).toSeq.sortBy(_._1).foreach {
+      case (k, v) if PlainKeys.contains(k) => b.property(k, v)
+      case (k, v) if k.startsWith("parquet.enable.dictionary#") => b.property(k, v)
+      case _ =>
+    }
+    // Byte stream split: parquet-java's global switch covers the floating-point columns.
+    val splitAll = Option(conf.get("parquet.enable.bytestreamsplit")).exists(_.trim.toBoolean)
+    schema.columns().asScala.foreach { c =>
+      val floating = c.physicalType() == ParquetSchema.PhysicalType.FLOAT ||
+        c.physicalType() == ParquetSchema.PhysicalType.DOUBLE
+      val on = Option(conf.get(s"parquet.enable.bytestreamsplit#${c.name()}"))
+        .map(_.trim.toBoolean).getOrElse(splitAll && floating)
+      if (on) b.byteStreamSplit(c.name(), true)
+    }
+    // Bloom filters: a column's key, else the global one, as parquet-java's ColumnConfigParser.
+    columns.foreach { c =>
+      def setting(key: String): Option[String] =
+        Option(conf.get(s"$key#$c")).orElse(Option(conf.get(key)))
+      if (setting("parquet.bloom.filter.enabled").exists(_.trim.toBoolean)) {
+        b.property(s"parquet.bloom.filter.enabled#$c", "true")
+        BloomKeys.foreach(k => setting(k).foreach(v => b.property(s"$k#$c", v)))
+      }
+    }
+    metadata.foreach { case (k, v) => b.keyValueMetadata(k, v) }
+    b.build()
+  }
+}

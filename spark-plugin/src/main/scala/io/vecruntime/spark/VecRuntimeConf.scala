@@ -1,0 +1,15 @@
+package io.vecruntime.spark
+
+import org.apache.spark.sql.internal.SQLConf
+
+/** vecruntime's session settings. */
+object VecRuntimeConf {
+  /** Switches the native writer per session, also at run time (`spark.conf.set`). */
+  val ENABLED = "spark.vecruntime.write.columnar.enabled"
+  /** Rows per batch handed to native code. */
+  val BATCH_ROWS = "spark.vecruntime.write.batchRows"
+  /** Bytes of row data after which a batch is handed over early. */
+  val BATCH_BYTES = "spark.vecruntime.write.batchBytes"
+
+  def enabled(conf: SQLConf): Boolean = conf.getConfString(ENABLED, "true").trim.toBoolean
+}

@@ -1,0 +1,133 @@
+package io.vecruntime.spark
+
+import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch}
+import org.apache.hadoop.fs.{FSDataOutputStream, Path}
+import org.apache.hadoop.mapreduce.TaskAttemptContext
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
+import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
+import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.types.StructType
+
+/**
+ * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
+ * extension (`.snappy.parquet`...), taken from the factory it replaces.
+ */
+class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory)
+  extends OutputWriterFactory {
+
+  override def getFileExtension(context: TaskAttemptContext): String =
+    sparkFactory.getFileExtension(context)
+
+  override def newInstance(
+      path: String,
+      dataSchema: StructType,
+      context: TaskAttemptContext): OutputWriter =
+    new VectorParquetOutputWriter(path, dataSchema, context)
+}
+
+/**
+ * One Parquet file: each row's UnsafeRow bytes are copied into an off-heap [[RowBatch]] (one
+ * copy a row, no per-value JVM work); full batches go to native code, which turns them into
+ * columns and encodes them. Finished row groups reach the Hadoop stream as they complete. The
+ * native memory held is accounted with the task's memory manager.
+ */
+class VectorParquetOutputWriter(
+    val path: String,
+    dataSchema: StructType,
+    context: TaskAttemptContext) extends OutputWriter with Logging {
+
+  private val conf = context.getConfiguration
+  private val layout = SparkParquetLayout(conf, dataSchema)
+  private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, 4096)
+  private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, 16L << 20)
+  private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager())
+
+  private var toUnsafe: UnsafeProjection = _
+  private var stream: FSDataOutputStream = _
+  private var batch: RowBatch = _
+  private var writer: ColumnarParquetWriter = _
+
+  try {
+    val file = new Path(path)
+    // As ParquetOutputFormat: never overwrite (an existing file fails fast with Spark's error).
+    stream = file.getFileSystem(conf).create(file, false)
+    writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
+    writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
+    batch = new RowBatch(batchRows, 1 << 20)
+    memory.update(writer.nativeBytesHeld() + batch.capacityInBytes())
+  } catch {
+    case t: Throwable =>
+      release()
+      throw t
+  }
+
+  override def write(row: InternalRow): Unit = {
+    val u = row match {
+      case u: UnsafeRow => u
+      case other =>
+        if (toUnsafe == null) toUnsafe = UnsafeProjection.create(layout.sparkSchema)
+        toUnsafe(other)
+    }
+    batch.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
+    if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
+  }
+
+  private def flush(): Unit = {
+    if (!batch.isEmpty) {
+      writer.writeRows(batch)
+      batch.clear()
+      memory.update(writer.nativeBytesHeld() + batch.capacityInBytes())
+    }
+  }
+
+  override def close(): Unit = {
+    try {
+      if (writer != null) {
+        flush()
+        writer.finish()
+      }
+      if (stream != null) stream.close()
+      stream = null
+    } finally {
+      release()
+    }
+  }
+
+  /** Frees native memory and the stream whatever state the writer is in. */
+  private def release(): Unit = {
+    if (writer != null) writer.abort()
+    if (batch != null) batch.close()
+    batch = null
+    if (stream != null) {
+      try stream.close() catch { case e: Exception => logWarning(s"closing $path", e) }
+      stream = null
+    }
+    memory.update(0)
+  }
+}
+
+/** Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). */
+private class NativeMemory(manager: Option[TaskMemoryManager]) {
+  private val consumer: Option[MemoryConsumer] = manager.map { m =>
+    val mode = if (m.getTungstenMemoryMode == MemoryMode.OFF_HEAP) MemoryMode.OFF_HEAP
+      else MemoryMode.ON_HEAP
+    new MemoryConsumer(m, m.pageSizeBytes(), mode) {
+      // Encoded pages cannot be spilled; the writer flushes row groups on its own.
+      override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
+    }
+  }
+  private var held = 0L
+
+  def update(bytes: Long): Unit = consumer.foreach { c =>
+    if (bytes > held) {
+      held += c.acquireMemory(bytes - held)
+    } else if (bytes < held) {
+      c.freeMemory(held - bytes)
+      held = bytes
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.vecruntime.spark
+
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.datasources.WriteFilesExec
+import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types._
+
+/**
+ * Replaces `WriteFilesExec` by [[VectorWriteFilesExec]] for the Parquet writes vecruntime takes;
+ * any other write keeps Spark's node under [[VecRuntimeFallbackWriteFilesExec]], which shows
+ * the reason in EXPLAIN (and it is logged).
+ */
+case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with Logging {
+
+  override def apply(plan: SparkPlan): SparkPlan = {
+    val conf = session.sessionState.conf
+    if (!VecRuntimeConf.enabled(conf)) return plan
+    val done = plan.exists {
+      case _: VectorWriteFilesExec | _: VecRuntimeFallbackWriteFilesExec => true
+      case _ => false
+    }
+    if (done) return plan
+    plan.transformUp {
+      case w: WriteFilesExec =>
+        fallbackReason(w, conf) match {
+          case None =>
+            VectorWriteFilesExec(w.child, w.fileFormat, w.partitionColumns, w.bucketSpec,
+              w.options, w.staticPartitions)
+          case Some(reason) =>
+            logInfo(s"vecruntime: Spark's writer writes this: $reason")
+            VecRuntimeFallbackWriteFilesExec(w, reason)
+        }
+    }
+  }
+
+  /** Why vecruntime cannot take this write, or None. */
+  def fallbackReason(w: WriteFilesExec, conf: SQLConf): Option[String] = {
+    val hadoopConf = session.sessionState.newHadoopConfWithOptions(w.options)
+    def setting(key: String): Option[String] =
+      w.options.find(_._1.equalsIgnoreCase(key)).map(_._2).orElse(Option(hadoopConf.get(key)))
+    val fields = w.child.output.map(a => StructField(a.name, a.dataType, a.nullable))
+    val hasDates = fields.exists(f => f.dataType == DateType || f.dataType == TimestampType)
+    val hasInt96 = fields.exists(_.dataType == TimestampType) &&
+      conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
+    lazy val codec = new ParquetOptions(w.options, conf).compressionCodecClassName
+    val writerVersion = setting("parquet.writer.version").map(_.trim.toUpperCase(Locale.ROOT))
+    val encryption = hadoopConf.iterator().asScala.map(_.getKey).find(k =>
+      k.startsWith("parquet.encryption.") || k == "parquet.crypto.factory.class")
+    Seq(
+      () => if (!w.fileFormat.isInstanceOf[ParquetFileFormat]) {
+        Some(s"not a Parquet write (${w.fileFormat.getClass.getSimpleName})")
+      } else None,
+      () => if (w.partitionColumns.nonEmpty) {
+        Some(s"partitioned write (${w.partitionColumns.map(_.name).mkString(", ")})")
+      } else None,
+      () => if (w.bucketSpec.isDefined) Some("bucketed write") else None,
+      () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
+      () => if (writerVersion.exists(v => v == "V1" || v == "PARQUET_1_0")) {
+        Some("parquet.writer.version=v1 asked for")
+      } else None,
+      () => if (conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT)) {
+        Some("spark.sql.parquet.writeLegacyFormat=true")
+      } else None,
+      () => {
+        val mode = conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE).toString
+        if (hasDates && mode != "CORRECTED") {
+          Some(s"${SQLConf.PARQUET_REBASE_MODE_IN_WRITE.key}=$mode (only CORRECTED is written natively)")
+        } else None
+      },
+      () => {
+        val mode = conf.getConf(SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE).toString
+        if (hasInt96 && mode != "CORRECTED") {
+          Some(s"${SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE.key}=$mode (only CORRECTED is written natively)")
+        } else None
+      },
+      () => encryption.map(k => s"Parquet modular encryption ($k)"),
+      () => codec match {
+        case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
+        case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")
+      }
+    ).iterator.map(_.apply()).collectFirst { case Some(r) => r }
+  }
+}
