@@ -1,0 +1,142 @@
+package io.vecruntime.spark
+
+import java.io.File
+import java.nio.file.Files
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.parquet.column.page.DataPageV2
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.metadata.ParquetMetadata
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.execution.{QueryExecution, SparkPlan}
+import org.apache.spark.sql.util.QueryExecutionListener
+
+/** A local Spark session with vecruntime on, and helpers to look at what a write produced. */
+trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
+  @transient var spark: SparkSession = _
+  val plans = mutable.Buffer[SparkPlan]()
+  lazy val tmp: File = Files.createTempDirectory("vecruntime-suite").toFile
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark = SparkSession.builder()
+      .master("local[2]")
+      .appName(getClass.getSimpleName)
+      .config("spark.sql.extensions", classOf[VecRuntimeExtensions].getName)
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.shuffle.partitions", "2")
+      .config("spark.sql.warehouse.dir", new File(tmp, "warehouse").getAbsolutePath)
+      .config("spark.sql.session.timeZone", "UTC")
+      .getOrCreate()
+    spark.listenerManager.register(new QueryExecutionListener {
+      override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit =
+        plans.synchronized { plans += qe.executedPlan }
+      override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit = ()
+    })
+  }
+
+  override def afterAll(): Unit = {
+    try spark.stop() finally super.afterAll()
+  }
+
+  private var dirs = 0
+  def newDir(name: String): String = synchronized {
+    dirs += 1
+    new File(tmp, s"$name-$dirs").getAbsolutePath
+  }
+
+  def withConf[T](pairs: (String, String)*)(f: => T): T = {
+    val old = pairs.map { case (k, _) => k -> spark.conf.getOption(k) }
+    pairs.foreach { case (k, v) => spark.conf.set(k, v) }
+    try f finally old.foreach {
+      case (k, Some(v)) => spark.conf.set(k, v)
+      case (k, None) => spark.conf.unset(k)
+    }
+  }
+
+  /** Runs a write and returns the plan Spark executed for it. */
+  def planOf(write: => Unit): SparkPlan = {
+    org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)
+    plans.synchronized(plans.clear())
+    write
+    org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)
+    plans.synchronized(plans.last)
+  }
+
+  def nodesOf(plan: SparkPlan): Seq[SparkPlan] = {
+    def all(p: SparkPlan): Seq[SparkPlan] = {
+      val inner = p match {
+        case a: org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec => all(a.executedPlan)
+        case c: org.apache.spark.sql.execution.command.DataWritingCommandExec => all(c.child)
+        case q: org.apache.spark.sql.execution.adaptive.QueryStageExec => all(q.plan)
+        case _ => Nil
+      }
+      p +: (inner ++ p.children.flatMap(all) ++ p.subqueries.flatMap(all))
+    }
+    all(plan)
+  }
+
+  def usesVecRuntime(plan: SparkPlan): Boolean = nodesOf(plan).exists(_.isInstanceOf[VectorWriteFilesExec])
+
+  def dataFiles(dir: String): Seq[File] =
+    Option(new File(dir).listFiles()).map(_.toSeq).getOrElse(Nil)
+      .filter(f => f.getName.startsWith("part-") && f.getName.endsWith(".parquet")).sortBy(_.getName)
+
+  def footer(f: File): ParquetMetadata = {
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    try r.getFooter finally r.close()
+  }
+
+  /** Whether every data page of the file's first row group is a v2 page. */
+  def allPagesV2(f: File): Boolean = {
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    try {
+      val group = r.readNextRowGroup()
+      group == null || r.getFooter.getFileMetaData.getSchema.getColumns.asScala.forall { c =>
+        val pages = group.getPageReader(c)
+        Iterator.continually(pages.readPage()).takeWhile(_ != null).forall(_.isInstanceOf[DataPageV2])
+      }
+    } finally r.close()
+  }
+
+  /** Rows read back, ordered by their string form (NaN, binary and nulls included). */
+  def readBack(dir: String, vectorized: Boolean): Seq[Row] =
+    withConf("spark.sql.parquet.enableVectorizedReader" -> vectorized.toString) {
+      canonical(spark.read.parquet(dir))
+    }
+
+  def canonical(df: DataFrame): Seq[Row] =
+    df.collect().toSeq.sortBy(r => r.toSeq.map {
+      case b: Array[Byte] => b.mkString("[", ",", "]")
+      case v => String.valueOf(v)
+    }.mkString("|"))
+
+  def sameValue(p: Any, q: Any): Boolean = (p, q) match {
+    case (p: Array[Byte], q: Array[Byte]) => java.util.Arrays.equals(p, q)
+    case (p: Double, q: Double) => java.lang.Double.compare(p, q) == 0
+    case (p: Float, q: Float) => java.lang.Float.compare(p, q) == 0
+    case (p, q) => p == q
+  }
+
+  /** The first difference between two row lists, if any. */
+  def firstDifference(a: Seq[Row], b: Seq[Row]): Option[String] = {
+    if (a.length != b.length) return Some(s"${a.length} rows against ${b.length}")
+    a.indices.iterator.flatMap { r =>
+      (0 until a(r).length).find(i => !sameValue(a(r).get(i), b(r).get(i))).map { i =>
+        def show(v: Any) = v match {
+          case b: Array[Byte] => b.mkString("bytes[", ",", "]")
+          case other => String.valueOf(other).take(200)
+        }
+        s"row $r field $i: ${show(a(r).get(i))} against ${show(b(r).get(i))}"
+      }
+    }.nextOption()
+  }
+}
