@@ -63,12 +63,15 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   /** Runs a write and returns the plan Spark executed for it. */
-  def planOf(write: => Unit): SparkPlan = {
+  def planOf(write: => Unit): SparkPlan = plansOf(write).last
+
+  /** Runs a write and returns every plan Spark executed for it (a CTAS runs an inner write). */
+  def plansOf(write: => Unit): Seq[SparkPlan] = {
     org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)
     plans.synchronized(plans.clear())
     write
     org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)
-    plans.synchronized(plans.last)
+    plans.synchronized(plans.toList)
   }
 
   def nodesOf(plan: SparkPlan): Seq[SparkPlan] = {

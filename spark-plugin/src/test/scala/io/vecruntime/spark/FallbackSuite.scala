@@ -1,0 +1,121 @@
+package io.vecruntime.spark
+
+import org.apache.spark.sql.DataFrame
+
+/**
+ * Writes vecruntime does not take keep Spark's writer, with the reason shown in EXPLAIN (the
+ * executed plan of the write, and `EXPLAIN` of the statement).
+ */
+class FallbackSuite extends VecRuntimeSparkSession {
+
+  def df: DataFrame = spark.range(0, 100).selectExpr(
+    "id", "cast(id as int) as i", "cast(id as string) as s", "date_add(date'2020-01-01', cast(id as int)) as d",
+    "timestamp_seconds(id) as ts")
+
+  /** Runs the write and checks Spark's writer did it, for the given reason. */
+  def assertFallback(reason: String)(write: String => Unit): Unit = {
+    val dir = newDir("fallback")
+    val all = plansOf(write(dir))
+    assert(!all.exists(usesVecRuntime), all.mkString("\n"))
+    val text = all.flatMap(nodesOf).map(_.toString).mkString("\n")
+    assert(text.contains(s"VecRuntimeFallback [Spark's writer: $reason"), text)
+    dataFiles(dir).foreach { f =>
+      assert(!footer(f).getFileMetaData.getCreatedBy.startsWith("vecruntime"))
+    }
+  }
+
+  /** EXPLAIN of a statement, for writes Spark's writer cannot run here either. */
+  def assertExplainFallback(sql: String, reason: String): Unit = {
+    val explained = spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
+    assert(explained.contains(s"VecRuntimeFallback [Spark's writer: $reason"), explained)
+  }
+
+  test("not Parquet") {
+    assertFallback("not a Parquet write (CSVFileFormat)")(dir => df.write.csv(dir))
+  }
+
+  test("parquet.writer.version=v1 asked for") {
+    assertFallback("parquet.writer.version=v1 asked for")(dir =>
+      df.write.option("parquet.writer.version", "v1").parquet(dir))
+    // A Hadoop setting (spark.hadoop.* at submit time) counts too.
+    val hadoopConf = spark.sparkContext.hadoopConfiguration
+    hadoopConf.set("parquet.writer.version", "PARQUET_1_0")
+    try assertFallback("parquet.writer.version=v1 asked for")(dir => df.write.parquet(dir))
+    finally hadoopConf.unset("parquet.writer.version")
+  }
+
+  test("partitioned and bucketed writes") {
+    assertFallback("partitioned write (i)")(dir => df.write.partitionBy("i").parquet(dir))
+    spark.sql("DROP TABLE IF EXISTS bucketed")
+    assertFallback("bucketed write")(_ =>
+      df.write.bucketBy(4, "i").format("parquet").saveAsTable("bucketed"))
+  }
+
+  test("nested types") {
+    assertFallback("nested type struct<a:bigint> in column 'st'")(dir =>
+      df.selectExpr("id", "named_struct('a', id) as st").write.parquet(dir))
+    assertFallback("nested type array<bigint> in column 'arr'")(dir =>
+      df.selectExpr("array(id) as arr").write.parquet(dir))
+    assertFallback("nested type map<bigint,string> in column 'm'")(dir =>
+      df.selectExpr("map(id, s) as m").write.parquet(dir))
+  }
+
+  test("writeLegacyFormat") {
+    withConf("spark.sql.parquet.writeLegacyFormat" -> "true") {
+      assertFallback("spark.sql.parquet.writeLegacyFormat=true")(dir => df.write.parquet(dir))
+    }
+  }
+
+  test("LEGACY and EXCEPTION rebase modes") {
+    for (mode <- Seq("LEGACY", "EXCEPTION")) {
+      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> mode) {
+        assertFallback(s"spark.sql.parquet.datetimeRebaseModeInWrite=$mode")(dir => df.write.parquet(dir))
+        // Without date or timestamp columns the mode changes nothing: vecruntime writes.
+        val dir = newDir("no-dates")
+        assert(usesVecRuntime(planOf(df.select("id", "s").write.parquet(dir))))
+      }
+      withConf("spark.sql.parquet.int96RebaseModeInWrite" -> mode) {
+        assertFallback(s"spark.sql.parquet.int96RebaseModeInWrite=$mode")(dir => df.write.parquet(dir))
+      }
+    }
+  }
+
+  test("Parquet encryption") {
+    spark.sql("DROP TABLE IF EXISTS enc")
+    spark.sql("CREATE TABLE enc (id BIGINT) USING parquet " +
+      "OPTIONS ('parquet.crypto.factory.class' 'org.example.NoSuchFactory')")
+    assertExplainFallback("INSERT INTO enc SELECT id FROM range(10)",
+      "Parquet modular encryption (parquet.crypto.factory.class)")
+  }
+
+  test("codecs vecruntime lacks: brotli, lzo") {
+    for (codec <- Seq("brotli", "lzo")) {
+      spark.sql(s"DROP TABLE IF EXISTS c_$codec")
+      spark.sql(s"CREATE TABLE c_$codec (id BIGINT) USING parquet OPTIONS ('compression' '$codec')")
+      assertExplainFallback(s"INSERT INTO c_$codec SELECT id FROM range(10)",
+        s"codec $codec is not written natively")
+    }
+  }
+
+  test("the reason is logged") {
+    val appender = new org.apache.logging.log4j.core.appender.AbstractAppender(
+        "capture", null, null, true, Array.empty) {
+      val messages = new java.util.concurrent.ConcurrentLinkedQueue[String]()
+      override def append(e: org.apache.logging.log4j.core.LogEvent): Unit =
+        messages.add(e.getMessage.getFormattedMessage)
+    }
+    appender.start()
+    val logger = org.apache.logging.log4j.LogManager.getLogger(classOf[VectorWriteRule])
+      .asInstanceOf[org.apache.logging.log4j.core.Logger]
+    logger.addAppender(appender)
+    val level = logger.getLevel
+    logger.setLevel(org.apache.logging.log4j.Level.INFO)
+    try df.write.csv(newDir("logged"))
+    finally {
+      logger.removeAppender(appender)
+      logger.setLevel(level)
+    }
+    assert(appender.messages.toArray.exists(_.toString.contains("not a Parquet write (CSVFileFormat)")),
+      appender.messages)
+  }
+}
