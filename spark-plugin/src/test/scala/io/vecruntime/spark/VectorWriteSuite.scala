@@ -154,6 +154,34 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("Spark's Parquet settings reach the native writer; field ids as Spark writes them") {
+    val withIds = StructType(allTypes.fields.zipWithIndex.map { case (f, i) =>
+      f.copy(metadata = new MetadataBuilder().putLong("parquet.field.id", 100L + i).build())
+    })
+    val df = spark.createDataFrame(spark.sparkContext.parallelize(allTypesRows(3000), 1), withIds)
+    withConf("spark.sql.parquet.fieldId.write.enabled" -> "true") {
+      val (ours, _) = compareWriters("settings", (d, dir) => d.write
+        .option("compression", "zstd")
+        .option("parquet.compression.codec.zstd.level", "9")
+        .option("parquet.block.size", "65536")
+        .option("parquet.enable.dictionary#s", "false")
+        .option("parquet.enable.dictionary#i64", "false") // all-dictionary chunks get no bloom filter
+        .option("parquet.bloom.filter.enabled#i64", "true")
+        .option("parquet.bloom.filter.expected.ndv#i64", "5000")
+        .parquet(dir))(df)
+      val f = footer(dataFiles(ours).head)
+      val schema: org.apache.parquet.schema.GroupType = f.getFileMetaData.getSchema
+      assert(schema.getType(4).getName == "i32" && schema.getType(4).getId.intValue() == 104)
+      assert(f.getBlocks.size > 1, "parquet.block.size cut several row groups")
+      val cols = f.getBlocks.get(0).getColumns.asScala.map(c => c.getPath.toDotString -> c).toMap
+      assert(cols("s").getEncodingStats.getDictionaryEncodings.isEmpty, "no dictionary for s")
+      assert(!cols("i32").getEncodingStats.getDictionaryEncodings.isEmpty, "dictionary for i32")
+      assert(cols("i64").getBloomFilterOffset > 0, "bloom filter for i64")
+      assert(cols("i32").getBloomFilterOffset <= 0, "no bloom filter for i32")
+      assert(cols("i64").getCodec.name == "ZSTD")
+    }
+  }
+
   test("filtered and projected input") {
     compareWriters("filtered")(allTypesDf().where("id % 3 = 1").selectExpr("s", "id * 2 AS id2", "dec38", "d"))
   }
