@@ -214,6 +214,41 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
     })
 }
 
+/// Turns a row batch into column buffers and drops them: the row path alone, without encoding,
+/// for measurements. Returns the bytes of column data produced.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_transposeRows<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    codes: JIntArray<'l>,
+    rows: jlong,
+    rows_len: jlong,
+    offsets: jlong,
+    num_rows: jlong,
+) -> jlong {
+    entry(&mut env, -1, |env| {
+        let codes = ints(env, &codes)?;
+        if !(0..=i32::MAX as i64).contains(&num_rows) || codes.len() % 2 != 0 {
+            return Err(argument("bad row count or type codes"));
+        }
+        let types = codes
+            .chunks_exact(2)
+            .map(|c| {
+                SparkType::from_code(c[0], c[1]).ok_or_else(|| argument("unknown row type code"))
+            })
+            .collect::<JniResult<Vec<_>>>()?;
+        let names = (0..types.len()).map(|i| format!("field {i}")).collect();
+        let mut transposer = RowTransposer::new(names, types);
+        let pin = memory::pin();
+        let data = pin.bytes(rows, rows_len, &|| "row batch bytes".to_string())?;
+        let offs = pin.values::<i32>(offsets, 4 * (num_rows + 1), &|| {
+            "row batch offsets".to_string()
+        })?;
+        let batch = transposer.transpose(data, offs)?;
+        Ok(batch.num_rows as jlong + transposer.buffered_bytes() as jlong)
+    })
+}
+
 /// Copies pending output into `dst` from its start; returns the count (0 when none is left).
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_drain<'l>(

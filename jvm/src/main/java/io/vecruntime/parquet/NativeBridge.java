@@ -38,6 +38,8 @@ final class NativeBridge {
   /** Returns the bytes of output now pending. */
   static native long writeRows(long handle, long rows, long rowsLen, long offsets, long numRows);
 
+  static native long transposeRows(int[] codes, long rows, long rowsLen, long offsets, long numRows);
+
   /** Copies pending output into dst from index 0; returns the count, 0 when none is pending. */
   static native int drain(long handle, byte[] dst);
 

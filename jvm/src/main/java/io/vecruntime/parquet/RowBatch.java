@@ -89,6 +89,15 @@ public final class RowBatch implements AutoCloseable {
     data = bigger;
   }
 
+  /**
+   * Turns the batch into column buffers natively and drops them (no encoding): the row path
+   * alone, for measurements and checks. Returns a value that depends on the work done.
+   */
+  public long transposeOnly(RowType[] types, int[] decimalPrecisions) {
+    return NativeBridge.transposeRows(RowType.codes(types, decimalPrecisions), dataAddress(),
+        used, offsetsAddress(), rows);
+  }
+
   public void clear() {
     rows = 0;
     used = 0;
