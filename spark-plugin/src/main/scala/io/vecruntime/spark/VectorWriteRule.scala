@@ -84,8 +84,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       },
       () => encryption.map(k => s"Parquet modular encryption ($k)"),
       () => codec match {
-        case "UNCOMPRESSED" => Some(UncompressedReason)
-        case "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
+        case "UNCOMPRESSED" if fields.exists(f => byteValues(f.dataType, hasInt96)) =>
+          Some(UncompressedReason)
+        case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
         case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")
       }
     ).iterator.map(_.apply()).collectFirst { case Some(r) => r }
@@ -94,10 +95,19 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 
 object VectorWriteRule {
   /**
-   * Spark 4.2's vectorized reader returns wrong binary values from uncompressed v2 data pages
-   * (files of parquet-java's own v2 writer too: VectorWriteSuite keeps a check of it), so
-   * uncompressed writes stay with Spark's v1 writer, whose pages it reads right.
+   * Spark 4.2's vectorized reader returns wrong values from uncompressed v2 data pages of byte
+   * string columns (files of parquet-java's own v2 writer too: VectorWriteSuite keeps a check of
+   * it), so uncompressed writes with such columns stay with Spark's v1 writer, whose pages it
+   * reads right. Numeric columns are read right and are written natively.
    */
   val UncompressedReason: String =
-    "uncompressed v2 pages are misread by Spark's vectorized reader (binary values)"
+    "uncompressed v2 pages of byte-string columns are misread by Spark's vectorized reader"
+
+  /** Columns stored as byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96). */
+  def byteValues(t: DataType, int96: Boolean): Boolean = t match {
+    case _: StringType | BinaryType => true
+    case d: DecimalType => d.precision > 18
+    case TimestampType => int96
+    case _ => false
+  }
 }
