@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Spark write benchmark, one command on a fresh clone:
+#   benchmarks/spark-write/run.sh [scale factor, default 1] [runs, default 5]
+# Builds the plugin, generates TPC-DS store_sales with dsdgen (duckdb 1.5.5 + its tpcds extension
+# from PyPI, into .venv), then writes it from one local[2] Spark session with Spark's writer v1,
+# Spark's writer v2 and vecruntime, for snappy, zstd and none, and prints the table.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SF=${1:-1}
+RUNS=${2:-5}
+mvn -q -B -pl jvm,spark-plugin package dependency:build-classpath -DskipTests \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+./scripts/venv.sh
+DATA=benchmarks/data/store_sales.parquet
+if [ "$SF" != "1" ]; then DATA=benchmarks/data/store_sales_sf$SF.parquet; fi
+.venv/bin/python benchmarks/tpcds.py --sf "$SF" --out "$DATA"
+SPARK_DRIVER_MEMORY=${SPARK_DRIVER_MEMORY:-8g} scripts/spark-run.sh \
+  io.vecruntime.spark.bench.SparkWriteBenchmark "$DATA" "$RUNS" "${CODECS:-snappy,zstd,none}"

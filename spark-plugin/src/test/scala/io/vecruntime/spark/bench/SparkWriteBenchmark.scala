@@ -1,0 +1,108 @@
+package io.vecruntime.spark.bench
+
+import java.io.File
+import java.util.concurrent.atomic.AtomicLong
+
+import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.vecruntime.ListenerShim
+
+/**
+ * TPC-DS store_sales written by Spark's writer v1 (the default), Spark's writer v2 and
+ * vecruntime, in one local[2] session (table cached, off-heap pool on), per codec. Per case the
+ * median of the runs of: whole write time, write alone (minus a `noop` write of the same
+ * DataFrame run next to it), executor CPU time (task metrics, whole and minus the noop's),
+ * bytes and files. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
+ *
+ * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir]`.
+ */
+object SparkWriteBenchmark {
+  case class Run(wall: Double, noopWall: Double, cpu: Double, noopCpu: Double, bytes: Long, files: Int) {
+    def alone: Double = wall - noopWall
+    def cpuAlone: Double = cpu - noopCpu
+  }
+
+  def main(args: Array[String]): Unit = {
+    val input = new File(args(0)).getAbsolutePath
+    val runs = args.lift(1).map(_.toInt).getOrElse(5)
+    val codecs = args.lift(2).map(_.split(",").toSeq).getOrElse(Seq("snappy", "zstd", "none"))
+    val out = new File(args.lift(3).getOrElse("benchmarks/data/spark-write")).getAbsoluteFile
+    val spark = SparkSession.builder()
+      .master("local[2]")
+      .appName("vecruntime spark-write benchmark")
+      .config("spark.sql.extensions", classOf[VecRuntimeExtensions].getName)
+      .config("spark.ui.enabled", "false")
+      .config("spark.memory.offHeap.enabled", "true")
+      .config("spark.memory.offHeap.size", "4g")
+      .getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    val cpuNanos = new AtomicLong()
+    spark.sparkContext.addSparkListener(new SparkListener {
+      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+    })
+    try {
+      val df = spark.read.parquet(input).cache()
+      val rows = df.count()
+      println(f"store_sales: $rows%,d rows from $input, ${df.rdd.getNumPartitions} partitions, cached; " +
+        s"local[2], off-heap pool on; median of $runs runs")
+
+      def measure(write: => Unit): (Double, Double) = {
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        cpuNanos.set(0)
+        val t = System.nanoTime()
+        write
+        val wall = (System.nanoTime() - t) / 1e9
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        (wall, cpuNanos.get() / 1e9)
+      }
+
+      val writers = Seq("Spark v1", "Spark v2", "vecruntime")
+      val results = for (codec <- codecs) yield {
+        val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
+        for (run <- 1 to runs; writer <- writers) {
+          spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
+          val (noopWall, noopCpu) = measure(df.write.format("noop").mode("overwrite").save())
+          val dir = new File(out, s"$codec-${writer.replace(' ', '-')}-$run")
+          deleteRecursively(dir)
+          var w = df.write.option("compression", codec)
+          if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
+          val (wall, cpu) = measure(w.parquet(dir.getAbsolutePath))
+          val files = dir.listFiles().filter(_.getName.endsWith(".parquet"))
+          perWriter(writer) += Run(wall, noopWall, cpu, noopCpu, files.map(_.length).sum, files.length)
+          deleteRecursively(dir)
+        }
+        spark.conf.set(VecRuntimeConf.ENABLED, "true")
+        codec -> writers.map(w => w -> median(perWriter(w).toSeq))
+      }
+      println()
+      println("| codec | writer | write | write alone | CPU | CPU alone | bytes | files |")
+      println("|---|---|---|---|---|---|---|---|")
+      for ((codec, ws) <- results; (w, r) <- ws) {
+        println(f"| $codec | $w | ${r.wall}%.2f s | ${r.alone}%.2f s | ${r.cpu}%.2f s | ${r.cpuAlone}%.2f s | ${r.bytes}%,d | ${r.files} |")
+      }
+      println()
+      println("| codec | vs | write alone: speed-up | CPU alone: ours / theirs | bytes: ours / theirs |")
+      println("|---|---|---|---|---|")
+      for ((codec, ws) <- results) {
+        val ours = ws.find(_._1 == "vecruntime").get._2
+        for ((w, r) <- ws if w != "vecruntime") {
+          println(f"| $codec | $w | ${r.alone / ours.alone}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f |")
+        }
+      }
+    } finally spark.stop()
+  }
+
+  /** Each measure of the runs' median, separately. */
+  def median(rs: Seq[Run]): Run = {
+    def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
+    Run(m(_.wall), m(_.noopWall), m(_.cpu), m(_.noopCpu), m(_.bytes.toDouble).toLong, m(_.files.toDouble).toInt)
+  }
+
+  private def deleteRecursively(f: File): Unit = {
+    if (f.isDirectory) Option(f.listFiles()).getOrElse(Array.empty).foreach(deleteRecursively)
+    f.delete()
+  }
+}
