@@ -109,12 +109,19 @@ pub struct RowTransposer {
     names: Vec<String>,
     types: Vec<SparkType>,
     cols: Vec<ColumnBuf>,
+    /// Start of each row of the current batch, checked.
+    starts: Vec<usize>,
 }
 
 impl RowTransposer {
     pub fn new(names: Vec<String>, types: Vec<SparkType>) -> Self {
         let cols = types.iter().map(|_| ColumnBuf::default()).collect();
-        RowTransposer { names, types, cols }
+        RowTransposer {
+            names,
+            types,
+            cols,
+            starts: Vec::new(),
+        }
     }
 
     pub fn num_fields(&self) -> usize {
@@ -141,28 +148,14 @@ impl RowTransposer {
         let nf = self.types.len();
         let bitset = nf.div_ceil(64) * 8;
         let fixed = bitset + 8 * nf;
-        for c in self.cols.iter_mut() {
-            c.validity.clear();
-            c.validity.resize(n.div_ceil(8), 0);
-            c.has_null = false;
-            c.values.clear();
-            c.i32s.clear();
-            c.i64s.clear();
-            c.f32s.clear();
-            c.f64s.clear();
-            c.offsets.clear();
-            c.offsets.push(0);
-        }
-        for (ci, t) in self.types.iter().enumerate() {
-            if *t == SparkType::Boolean {
-                self.cols[ci].values.resize(n.div_ceil(8), 0);
-            }
-        }
+        // Every row is checked once here; the column loops below then read its fixed part freely.
+        self.starts.clear();
         for r in 0..n {
             let (start, end) = (offsets[r], offsets[r + 1]);
+            let first = self.names.first().map_or("", String::as_str);
             if start < 0 || end < start || end as usize > rows.len() {
                 return Err(row_error(
-                    self.names.first().map_or("", String::as_str),
+                    first,
                     r,
                     format!(
                         "row bytes {start}..{end} outside the batch of {} bytes",
@@ -170,81 +163,127 @@ impl RowTransposer {
                     ),
                 ));
             }
-            let row = &rows[start as usize..end as usize];
-            if row.len() < fixed {
+            if ((end - start) as usize) < fixed {
                 return Err(row_error(
-                    self.names.first().map_or("", String::as_str),
+                    first,
                     r,
                     format!(
                         "row of {} bytes, {nf} fields need at least {fixed}",
-                        row.len()
+                        end - start
                     ),
                 ));
             }
-            for ci in 0..nf {
-                let null = row[ci / 8] >> (ci % 8) & 1 == 1;
+            self.starts.push(start as usize);
+        }
+        for (col, &t) in self.cols.iter_mut().zip(&self.types) {
+            col.reset(t, n);
+        }
+        // Chunks of 64 rows (about 13 KB of store_sales rows) stay in L1 while every column is
+        // gathered from them; a column-at-a-time pass over the whole batch would stream it from
+        // memory once per column. One validity word per chunk and column.
+        for (chunk, starts) in self.starts.chunks(64).enumerate() {
+            let base = chunk * 64;
+            let full = u64::MAX >> (64 - starts.len());
+            for (ci, &t) in self.types.iter().enumerate() {
                 let col = &mut self.cols[ci];
-                let t = self.types[ci];
-                if null {
-                    col.has_null = true;
-                    push_default(col, t, r);
-                    continue;
+                let so = bitset + 8 * ci;
+                let (null_byte, null_bit) = (ci >> 3, ci & 7);
+                let mut valid: u64 = 0;
+                for (k, &at) in starts.iter().enumerate() {
+                    valid |= (((rows[at + null_byte] >> null_bit) & 1 ^ 1) as u64) << k;
                 }
-                col.validity[r / 8] |= 1 << (r % 8);
-                let slot_at = bitset + 8 * ci;
-                let slot = u64::from_le_bytes(row[slot_at..slot_at + 8].try_into().unwrap());
+                let slot =
+                    |at: usize| u64::from_le_bytes(rows[at + so..at + so + 8].try_into().unwrap());
+                // Fixed-width values are gathered whatever the validity (a null's slot is zero).
+                macro_rules! gather {
+                    ($out:expr, $conv:expr) => {{
+                        let out = &mut $out[base..base + starts.len()];
+                        for (o, &at) in out.iter_mut().zip(starts) {
+                            *o = $conv(slot(at));
+                        }
+                    }};
+                }
                 match t {
                     SparkType::Boolean => {
-                        if slot & 0xff != 0 {
-                            col.values[r / 8] |= 1 << (r % 8);
+                        let mut bits: u64 = 0;
+                        for (k, &at) in starts.iter().enumerate() {
+                            bits |= ((slot(at) & 0xff != 0) as u64) << k;
                         }
+                        let bytes = (bits & valid).to_le_bytes();
+                        let len = starts.len().div_ceil(8);
+                        col.values[base / 8..base / 8 + len].copy_from_slice(&bytes[..len]);
                     }
-                    SparkType::Byte => col.i32s.push(slot as u8 as i8 as i32),
-                    SparkType::Short => col.i32s.push(slot as u16 as i16 as i32),
-                    SparkType::Int | SparkType::Date => col.i32s.push(slot as u32 as i32),
-                    SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
-                        col.i64s.push(slot as i64)
-                    }
-                    SparkType::TimestampMillis => col.i64s.push((slot as i64).div_euclid(1000)),
-                    SparkType::TimestampInt96 => col
-                        .values
-                        .extend_from_slice(&int96_from_micros(slot as i64)),
-                    SparkType::Float => col.f32s.push(f32::from_bits(slot as u32)),
-                    SparkType::Double => col.f64s.push(f64::from_bits(slot)),
+                    SparkType::Byte => gather!(col.i32s, |v: u64| v as u8 as i8 as i32),
+                    SparkType::Short => gather!(col.i32s, |v: u64| v as u16 as i16 as i32),
+                    SparkType::Int | SparkType::Date => gather!(col.i32s, |v: u64| v as u32 as i32),
                     SparkType::Decimal { precision } if precision <= 9 => {
-                        col.i32s.push(slot as i64 as i32)
+                        gather!(col.i32s, |v: u64| v as i64 as i32)
+                    }
+                    SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
+                        gather!(col.i64s, |v: u64| v as i64)
                     }
                     SparkType::Decimal { precision } if precision <= 18 => {
-                        col.i64s.push(slot as i64)
+                        gather!(col.i64s, |v: u64| v as i64)
+                    }
+                    SparkType::TimestampMillis => {
+                        gather!(col.i64s, |v: u64| (v as i64).div_euclid(1000))
+                    }
+                    SparkType::Float => gather!(col.f32s, |v: u64| f32::from_bits(v as u32)),
+                    SparkType::Double => gather!(col.f64s, f64::from_bits),
+                    SparkType::TimestampInt96 => {
+                        for (k, &at) in starts.iter().enumerate() {
+                            if valid >> k & 1 == 1 {
+                                let r = base + k;
+                                col.values[12 * r..12 * r + 12]
+                                    .copy_from_slice(&int96_from_micros(slot(at) as i64));
+                            }
+                        }
                     }
                     SparkType::Decimal { precision } => {
-                        let bytes = var_bytes(row, slot, &self.names[ci], r)?;
                         let width = decimal_bytes(precision);
-                        if bytes.is_empty() || bytes.len() > width {
-                            return Err(row_error(
-                                &self.names[ci],
-                                r,
-                                format!(
-                                    "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
-                                    bytes.len()
-                                ),
-                            ));
+                        for (k, &at) in starts.iter().enumerate() {
+                            if valid >> k & 1 == 0 {
+                                continue;
+                            }
+                            let r = base + k;
+                            let whole = &rows[at..offsets[r + 1] as usize];
+                            let bytes = var_bytes(whole, slot(at), &self.names[ci], r)?;
+                            if bytes.is_empty() || bytes.len() > width {
+                                return Err(row_error(
+                                    &self.names[ci],
+                                    r,
+                                    format!(
+                                        "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
+                                        bytes.len()
+                                    ),
+                                ));
+                            }
+                            let sign = if bytes[0] & 0x80 != 0 { 0xff } else { 0 };
+                            let out = &mut col.values[width * r..width * (r + 1)];
+                            out[..width - bytes.len()].fill(sign);
+                            out[width - bytes.len()..].copy_from_slice(bytes);
                         }
-                        let sign = if bytes[0] & 0x80 != 0 { 0xff } else { 0 };
-                        col.values
-                            .extend(std::iter::repeat_n(sign, width - bytes.len()));
-                        col.values.extend_from_slice(bytes);
                     }
                     SparkType::String | SparkType::Binary => {
-                        let bytes = var_bytes(row, slot, &self.names[ci], r)?;
-                        col.values.extend_from_slice(bytes);
-                        let end = i32::try_from(col.values.len()).map_err(|_| Error::TooLarge {
-                            column: self.names[ci].clone(),
-                            message: "more than 2 GiB of values in one batch".into(),
-                        })?;
-                        col.offsets.push(end);
+                        for (k, &at) in starts.iter().enumerate() {
+                            let r = base + k;
+                            if valid >> k & 1 == 1 {
+                                let whole = &rows[at..offsets[r + 1] as usize];
+                                let bytes = var_bytes(whole, slot(at), &self.names[ci], r)?;
+                                col.values.extend_from_slice(bytes);
+                            }
+                            col.offsets[r + 1] =
+                                i32::try_from(col.values.len()).map_err(|_| Error::TooLarge {
+                                    column: self.names[ci].clone(),
+                                    message: "more than 2 GiB of values in one batch".into(),
+                                })?;
+                        }
                     }
                 }
+                let bytes = valid.to_le_bytes();
+                let len = starts.len().div_ceil(8);
+                col.validity[base / 8..base / 8 + len].copy_from_slice(&bytes[..len]);
+                col.has_null |= valid != full;
             }
         }
         let columns = self
@@ -295,26 +334,34 @@ impl RowTransposer {
     }
 }
 
-/// Appends the placeholder of a null row so every row keeps its slot.
-fn push_default(col: &mut ColumnBuf, t: SparkType, _row: usize) {
-    match t {
-        SparkType::Boolean => {}
-        SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => col.i32s.push(0),
-        SparkType::Decimal { precision } if precision <= 9 => col.i32s.push(0),
-        SparkType::Long
-        | SparkType::TimestampMicros
-        | SparkType::TimestampMillis
-        | SparkType::TimestampNtz => col.i64s.push(0),
-        SparkType::Decimal { precision } if precision <= 18 => col.i64s.push(0),
-        SparkType::Decimal { precision } => col
-            .values
-            .extend(std::iter::repeat_n(0, decimal_bytes(precision))),
-        SparkType::TimestampInt96 => col.values.extend_from_slice(&[0; 12]),
-        SparkType::Float => col.f32s.push(0.0),
-        SparkType::Double => col.f64s.push(0.0),
-        SparkType::String | SparkType::Binary => {
-            let end = *col.offsets.last().unwrap_or(&0);
-            col.offsets.push(end);
+impl ColumnBuf {
+    /// Sizes the buffers for `n` rows of type `t`, zeroed where values are written by index.
+    fn reset(&mut self, t: SparkType, n: usize) {
+        self.validity.clear();
+        self.validity.resize(n.div_ceil(8), 0);
+        self.has_null = false;
+        self.values.clear();
+        self.i32s.clear();
+        self.i64s.clear();
+        self.f32s.clear();
+        self.f64s.clear();
+        self.offsets.clear();
+        match t {
+            SparkType::Boolean => self.values.resize(n.div_ceil(8), 0),
+            SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
+                self.i32s.resize(n, 0)
+            }
+            SparkType::Decimal { precision } if precision <= 9 => self.i32s.resize(n, 0),
+            SparkType::Long
+            | SparkType::TimestampMicros
+            | SparkType::TimestampMillis
+            | SparkType::TimestampNtz => self.i64s.resize(n, 0),
+            SparkType::Decimal { precision } if precision <= 18 => self.i64s.resize(n, 0),
+            SparkType::Decimal { precision } => self.values.resize(n * decimal_bytes(precision), 0),
+            SparkType::TimestampInt96 => self.values.resize(12 * n, 0),
+            SparkType::Float => self.f32s.resize(n, 0.0),
+            SparkType::Double => self.f64s.resize(n, 0.0),
+            SparkType::String | SparkType::Binary => self.offsets.resize(n + 1, 0),
         }
     }
 }
