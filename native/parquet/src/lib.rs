@@ -18,6 +18,7 @@
 //! ```
 
 pub mod bloom_filter;
+pub mod buffers;
 mod chunk;
 pub mod column;
 pub mod compression;

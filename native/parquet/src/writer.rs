@@ -351,14 +351,14 @@ impl<W: Write> FileWriter<W> {
             data_page_offset,
             dictionary_page_offset: chunk.dictionary_page_len.map(|_| offset),
             statistics: stats.clone(),
-            encoding_stats: chunk.encoding_stats,
+            encoding_stats: std::mem::take(&mut chunk.encoding_stats),
             bloom_filter: None,
             offset_index: None,
             column_index: None,
         };
         let summary = ColumnChunkSummary {
             path: field.name.clone(),
-            encodings: chunk.encodings,
+            encodings: std::mem::take(&mut chunk.encodings),
             compressed_size: compressed,
             uncompressed_size: chunk.total_uncompressed_size,
             num_values: chunk.num_values,
@@ -370,9 +370,9 @@ impl<W: Write> FileWriter<W> {
             column_index: chunk.column_index.is_some(),
         };
         let idx = ChunkIndexes {
-            column_index: chunk.column_index,
-            locations: chunk.locations,
-            bloom: chunk.bloom_filter,
+            column_index: chunk.column_index.take(),
+            locations: std::mem::take(&mut chunk.locations),
+            bloom: chunk.bloom_filter.take(),
         };
         (meta, idx, summary)
     }

@@ -87,6 +87,18 @@ pub(crate) struct ChunkCore {
 /// Parquet page sizes are i32.
 const MAX_PAGE_BYTES: usize = i32::MAX as usize;
 
+impl Drop for FinishedChunk {
+    fn drop(&mut self) {
+        crate::buffers::give(std::mem::take(&mut self.data_pages));
+    }
+}
+
+impl Drop for ChunkCore {
+    fn drop(&mut self) {
+        crate::buffers::give(std::mem::take(&mut self.pages));
+    }
+}
+
 impl ChunkCore {
     pub fn new(field: &Field, opts: &WriterOptions) -> Result<Self> {
         let order = sort_order(field);
@@ -116,7 +128,7 @@ impl ChunkCore {
             levels: RleEncoder::new(1),
             page_rows: 0,
             page_nulls: 0,
-            pages: Vec::new(),
+            pages: crate::buffers::take(0),
             locations: Vec::new(),
             rows_written: 0,
             uncompressed: 0,
@@ -307,9 +319,10 @@ impl ChunkCore {
             encoding_stats.push((PAGE_DICTIONARY, Encoding::Plain, 1));
         }
         let base = bytes.len() as i64;
-        // Handed over without a copy; the next chunk starts with room for as many bytes.
+        // Handed over without a copy (the writer gives it back once written); the next chunk
+        // starts with room for as many bytes.
         let room = self.pages.len();
-        let data_pages = std::mem::replace(&mut self.pages, Vec::with_capacity(room));
+        let data_pages = std::mem::replace(&mut self.pages, crate::buffers::take(room));
         let mut locations = std::mem::take(&mut self.locations);
         for l in &mut locations {
             l.offset += base;

@@ -16,7 +16,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * DataFrame run next to it), executor CPU time (task metrics, whole and minus the noop's),
  * bytes and files. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
  *
- * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir]`.
+ * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
+ * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling).
  */
 object SparkWriteBenchmark {
   case class Run(wall: Double, noopWall: Double, cpu: Double, noopCpu: Double, bytes: Long, files: Int) {
@@ -59,7 +60,9 @@ object SparkWriteBenchmark {
         (wall, cpuNanos.get() / 1e9)
       }
 
-      val writers = Seq("Spark v1", "Spark v2", "vecruntime")
+      val chosen = args.lift(4).map(_.split(",").toSet).getOrElse(Set("v1", "v2", "vecruntime"))
+      val writers = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
+        .filter(w => chosen.contains(w._2)).map(_._1)
       val results = for (codec <- codecs) yield {
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
         for (run <- 1 to runs; writer <- writers) {
@@ -87,8 +90,8 @@ object SparkWriteBenchmark {
       println("| codec | vs | write alone: speed-up | CPU alone: ours / theirs | bytes: ours / theirs |")
       println("|---|---|---|---|---|")
       for ((codec, ws) <- results) {
-        val ours = ws.find(_._1 == "vecruntime").get._2
-        for ((w, r) <- ws if w != "vecruntime") {
+        val ours = ws.find(_._1 == "vecruntime").map(_._2)
+        for (ours <- ours.toSeq; (w, r) <- ws if w != "vecruntime") {
           println(f"| $codec | $w | ${r.alone / ours.alone}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f |")
         }
       }

@@ -1,0 +1,71 @@
+//! Byte buffers kept per thread between column chunks, row groups and files.
+//!
+//! A row group's pages are held in one buffer per column until the row group is written out.
+//! Fresh multi-megabyte buffers cost page faults (the kernel zeroes every page on first touch)
+//! and doubling reallocations; buffers handed back after a chunk is written are reused instead.
+//! At most [`MAX_POOLED_BYTES`] are kept per thread, so an idle thread holds little.
+
+use std::cell::RefCell;
+
+/// Bytes of spare buffers kept per thread.
+pub const MAX_POOLED_BYTES: usize = 64 << 20;
+
+thread_local! {
+    static POOL: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty buffer with room for at least `capacity` bytes, reused when one is spare.
+pub fn take(capacity: usize) -> Vec<u8> {
+    let reused = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        // The largest spare buffer: chunks of one writer are of similar sizes.
+        let i = (0..p.len()).max_by_key(|&i| p[i].capacity())?;
+        Some(p.swap_remove(i))
+    });
+    let mut v = reused.unwrap_or_default();
+    v.reserve(capacity);
+    v
+}
+
+/// Hands a buffer back for reuse on this thread (dropped when the pool is full).
+pub fn give(mut v: Vec<u8>) {
+    if v.capacity() == 0 || v.capacity() > MAX_POOLED_BYTES {
+        return;
+    }
+    v.clear();
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let held: usize = p.iter().map(Vec::capacity).sum();
+        if held + v.capacity() <= MAX_POOLED_BYTES {
+            p.push(v);
+        }
+    });
+}
+
+/// Bytes held by spare buffers on this thread.
+pub fn pooled_bytes() -> usize {
+    POOL.with(|p| p.borrow().iter().map(Vec::capacity).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_reused_and_bounded() {
+        let mut v = take(1000);
+        v.extend_from_slice(&[1; 1000]);
+        let cap = v.capacity();
+        let ptr = v.as_ptr();
+        give(v);
+        assert_eq!(pooled_bytes(), cap);
+        let w = take(10);
+        assert_eq!(w.as_ptr(), ptr, "the spare buffer came back");
+        assert!(w.is_empty());
+        give(Vec::with_capacity(MAX_POOLED_BYTES + 1));
+        assert_eq!(pooled_bytes(), 0, "an oversized buffer is not kept");
+        give(w);
+        give(Vec::with_capacity(MAX_POOLED_BYTES));
+        assert!(pooled_bytes() <= MAX_POOLED_BYTES);
+    }
+}
