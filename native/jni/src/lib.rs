@@ -65,6 +65,47 @@ fn pairs(keys: Vec<String>, values: Vec<String>, what: &str) -> JniResult<Vec<(S
     Ok(keys.into_iter().zip(values).collect())
 }
 
+/// Row type codes (`[code, precision]` per column) as Spark types.
+fn row_types(codes: &[i32], names: &[String]) -> JniResult<Vec<SparkType>> {
+    if codes.len() != 2 * names.len() {
+        return Err(argument(format!(
+            "row layout has {} ints for {} columns (expected 2 each)",
+            codes.len(),
+            names.len()
+        )));
+    }
+    codes
+        .chunks_exact(2)
+        .zip(names)
+        .map(|(c, name)| {
+            SparkType::from_code(c[0], c[1]).ok_or_else(|| {
+                argument(format!(
+                    "column '{name}': unknown row type code {} / {}",
+                    c[0], c[1]
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A row batch's bytes and its `num_rows + 1` offsets, checked against live buffers.
+fn row_batch<'p>(
+    pin: &'p memory::Pin,
+    rows: jlong,
+    rows_len: jlong,
+    offsets: jlong,
+    num_rows: jlong,
+) -> JniResult<(&'p [u8], &'p [i32])> {
+    if !(0..=i32::MAX as i64).contains(&num_rows) {
+        return Err(argument(format!("row count {num_rows} is out of range")));
+    }
+    let data = pin.bytes(rows, rows_len, &|| "row batch bytes".to_string())?;
+    let offs = pin.values::<i32>(offsets, 4 * (num_rows + 1), &|| {
+        "row batch offsets".to_string()
+    })?;
+    Ok((data, offs))
+}
+
 /// The writer's `created_by` (library version and build).
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_createdBy<'l>(
@@ -153,25 +194,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
                 .iter()
                 .map(|f| f.name.clone())
                 .collect();
-            if codes.len() != 2 * names.len() {
-                return Err(argument(format!(
-                    "row layout has {} ints for {} columns (expected 2 each)",
-                    codes.len(),
-                    names.len()
-                )));
-            }
-            let types = codes
-                .chunks_exact(2)
-                .zip(&names)
-                .map(|(c, name)| {
-                    SparkType::from_code(c[0], c[1]).ok_or_else(|| {
-                        argument(format!(
-                            "column '{name}': unknown row type code {} / {}",
-                            c[0], c[1]
-                        ))
-                    })
-                })
-                .collect::<JniResult<Vec<_>>>()?;
+            let types = row_types(&codes, &names)?;
             s.rows = Some(RowTransposer::new(names, types));
             Ok(())
         })
@@ -191,9 +214,6 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
     num_rows: jlong,
 ) -> jlong {
     entry(&mut env, -1, |_| {
-        if !(0..=i32::MAX as i64).contains(&num_rows) {
-            return Err(argument(format!("row count {num_rows} is out of range")));
-        }
         session::with(handle, |s| {
             let Session {
                 writer,
@@ -203,10 +223,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
                 .as_mut()
                 .ok_or_else(|| JniError::State("writeRows before configureRows".into()))?;
             let pin = memory::pin();
-            let data = pin.bytes(rows, rows_len, &|| "row batch bytes".to_string())?;
-            let offs = pin.values::<i32>(offsets, 4 * (num_rows + 1), &|| {
-                "row batch offsets".to_string()
-            })?;
+            let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
             let batch = layout.transpose(data, offs)?;
             writer.write_batch(&batch)?;
             Ok(writer.sink_mut().pending() as jlong)
@@ -228,22 +245,10 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_transposeRows<'l>
 ) -> jlong {
     entry(&mut env, -1, |env| {
         let codes = ints(env, &codes)?;
-        if !(0..=i32::MAX as i64).contains(&num_rows) || codes.len() % 2 != 0 {
-            return Err(argument("bad row count or type codes"));
-        }
-        let types = codes
-            .chunks_exact(2)
-            .map(|c| {
-                SparkType::from_code(c[0], c[1]).ok_or_else(|| argument("unknown row type code"))
-            })
-            .collect::<JniResult<Vec<_>>>()?;
-        let names = (0..types.len()).map(|i| format!("field {i}")).collect();
-        let mut transposer = RowTransposer::new(names, types);
+        let names: Vec<String> = (0..codes.len() / 2).map(|i| format!("field {i}")).collect();
+        let mut transposer = RowTransposer::new(names.clone(), row_types(&codes, &names)?);
         let pin = memory::pin();
-        let data = pin.bytes(rows, rows_len, &|| "row batch bytes".to_string())?;
-        let offs = pin.values::<i32>(offsets, 4 * (num_rows + 1), &|| {
-            "row batch offsets".to_string()
-        })?;
+        let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
         let batch = transposer.transpose(data, offs)?;
         Ok(batch.num_rows as jlong + transposer.buffered_bytes() as jlong)
     })
