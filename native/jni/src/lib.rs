@@ -89,13 +89,13 @@ fn row_types(codes: &[i32], names: &[String]) -> JniResult<Vec<SparkType>> {
 }
 
 /// A row batch's bytes and its `num_rows + 1` offsets, checked against live buffers.
-fn row_batch<'p>(
-    pin: &'p memory::Pin,
+fn row_batch(
+    pin: &memory::Pin,
     rows: jlong,
     rows_len: jlong,
     offsets: jlong,
     num_rows: jlong,
-) -> JniResult<(&'p [u8], &'p [i32])> {
+) -> JniResult<(&[u8], &[i32])> {
     if !(0..=i32::MAX as i64).contains(&num_rows) {
         return Err(argument(format!("row count {num_rows} is out of range")));
     }

@@ -9,6 +9,9 @@ import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
 
+import org.scalatest.concurrent.Eventually._
+import org.scalatest.time.{Millis, Seconds, Span}
+
 import org.apache.spark.SparkException
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.types._
@@ -278,8 +281,12 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     assert(messages.exists(_.contains("disk full")), messages.mkString("\n"))
     assert(dataFiles(dir).isEmpty, "no data file committed")
     assert(!new File(dir, "_SUCCESS").exists())
-    assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
-    assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
+    // The job's other tasks are being killed as the failure returns: their writers are
+    // released as those tasks end.
+    eventually(timeout(Span(30, Seconds)), interval(Span(100, Millis))) {
+      assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
+      assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
+    }
   }
 
   test("bad writer settings fail the task with the native writer's message") {
