@@ -151,6 +151,70 @@ public final class ColumnBuffers implements AutoCloseable {
     markValid(row);
   }
 
+  /** Rows [row, row + count) from {@code values[from..]}, all valid (clear nulls with setNull). */
+  public void setInts(int row, int[] values, int from, int count) {
+    checkRange(row, count);
+    checkType(ParquetSchema.PhysicalType.INT32);
+    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.position(4 * row);
+    b.asIntBuffer().put(values, from, count);
+    markValid(row, count);
+  }
+
+  public void setLongs(int row, long[] values, int from, int count) {
+    checkRange(row, count);
+    checkType(ParquetSchema.PhysicalType.INT64);
+    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.position(8 * row);
+    b.asLongBuffer().put(values, from, count);
+    markValid(row, count);
+  }
+
+  public void setFloats(int row, float[] values, int from, int count) {
+    checkRange(row, count);
+    checkType(ParquetSchema.PhysicalType.FLOAT);
+    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.position(4 * row);
+    b.asFloatBuffer().put(values, from, count);
+    markValid(row, count);
+  }
+
+  public void setDoubles(int row, double[] values, int from, int count) {
+    checkRange(row, count);
+    checkType(ParquetSchema.PhysicalType.DOUBLE);
+    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.position(8 * row);
+    b.asDoubleBuffer().put(values, from, count);
+    markValid(row, count);
+  }
+
+  private void checkRange(int row, int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("column '" + column.name + "': negative count " + count);
+    }
+    if (count > 0) {
+      checkRow(row);
+      checkRow(row + count - 1);
+    }
+  }
+
+  /** Sets the validity bits of rows [row, row + count). */
+  private void markValid(int row, int count) {
+    ByteBuffer v = validity.buffer();
+    int r = row;
+    int end = row + count;
+    while (r < end && (r & 7) != 0) {
+      markValid(r++);
+    }
+    while (r + 8 <= end) {
+      v.put(r >>> 3, (byte) 0xff);
+      r += 8;
+    }
+    while (r < end) {
+      markValid(r++);
+    }
+  }
+
   public void setBytes(int row, byte[] value) {
     setBytes(row, value, 0, value.length);
   }

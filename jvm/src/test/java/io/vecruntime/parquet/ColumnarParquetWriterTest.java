@@ -105,6 +105,47 @@ class ColumnarParquetWriterTest {
   }
 
   @Test
+  void bulkSettersMarkTheirRowsValid() throws IOException {
+    ParquetSchema schema = ParquetSchema.builder().int32Column("i", true).int64Column("l", true)
+        .floatColumn("f", true).doubleColumn("d", true).build();
+    Path file = dir.resolve("bulk.parquet");
+    try (OutputStream out = Files.newOutputStream(file);
+        ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
+        VectorBuffers b = VectorBuffers.allocate(schema, 40)) {
+      int[] ints = new int[30];
+      long[] longs = new long[30];
+      float[] floats = new float[30];
+      double[] doubles = new double[30];
+      for (int i = 0; i < 30; i++) {
+        ints[i] = i;
+        longs[i] = -i;
+        floats[i] = i / 2f;
+        doubles[i] = i / 4.0;
+      }
+      // Rows 3..27 (unaligned both ends) from index 5 of the arrays; row 10 null afterwards.
+      b.column(0).setInts(3, ints, 5, 25);
+      b.column(1).setLongs(3, longs, 5, 25);
+      b.column(2).setFloats(3, floats, 5, 25);
+      b.column(3).setDoubles(3, doubles, 5, 25);
+      for (int c = 0; c < 4; c++) {
+        b.column(c).setNull(10);
+      }
+      assertThrows(IndexOutOfBoundsException.class, () -> b.column(0).setInts(30, ints, 0, 11));
+      assertThrows(IllegalArgumentException.class, () -> b.column(0).setLongs(0, longs, 0, 1));
+      b.setRowCount(31);
+      w.write(b);
+    }
+    Object[][] read = TestData.read(file);
+    for (int r = 0; r < 31; r++) {
+      boolean valid = r >= 3 && r < 28 && r != 10;
+      assertEquals(valid ? (Object) (r + 2) : null, read[0][r], "row " + r);
+      assertEquals(valid ? (Object) (long) -(r + 2) : null, read[1][r]);
+      assertEquals(valid ? (Object) ((r + 2) / 2f) : null, read[2][r]);
+      assertEquals(valid ? (Object) ((r + 2) / 4.0) : null, read[3][r]);
+    }
+  }
+
+  @Test
   void platformNamesAndAMissingLibrary() {
     assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "amd64"));
     assertEquals("linux-aarch64", NativeLibrary.platform("Linux", "aarch64"));

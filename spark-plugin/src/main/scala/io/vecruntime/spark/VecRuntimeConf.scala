@@ -11,5 +11,11 @@ object VecRuntimeConf {
   /** Bytes of row data after which a batch is handed over early. */
   val BATCH_BYTES = "spark.vecruntime.write.batchBytes"
 
+  /** Read a columnar child's batches directly instead of its rows. */
+  val COLUMNAR_INPUT = "spark.vecruntime.write.columnarInput.enabled"
+
   def enabled(conf: SQLConf): Boolean = conf.getConfString(ENABLED, "true").trim.toBoolean
+
+  def columnarInput(conf: SQLConf): Boolean =
+    conf.getConfString(COLUMNAR_INPUT, "true").trim.toBoolean
 }

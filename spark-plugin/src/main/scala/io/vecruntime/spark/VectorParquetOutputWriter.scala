@@ -1,6 +1,6 @@
 package io.vecruntime.spark
 
-import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch}
+import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch, VectorBuffers}
 import org.apache.hadoop.fs.{FSDataOutputStream, Path}
 import org.apache.hadoop.mapreduce.TaskAttemptContext
 
@@ -11,6 +11,7 @@ import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
 
 /**
  * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
@@ -38,7 +39,7 @@ class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory)
 class VectorParquetOutputWriter(
     val path: String,
     dataSchema: StructType,
-    context: TaskAttemptContext) extends OutputWriter with Logging {
+    context: TaskAttemptContext) extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
   private val layout = SparkParquetLayout(conf, dataSchema)
@@ -50,6 +51,11 @@ class VectorParquetOutputWriter(
   private var stream: FSDataOutputStream = _
   private var batch: RowBatch = _
   private var writer: ColumnarParquetWriter = _
+  // Columnar input: the batch whose rows [pendingStart, pendingEnd) this file has taken.
+  private var columns: VectorBuffers = _
+  private var pendingBatch: ColumnarBatch = _
+  private var pendingStart = 0
+  private var pendingEnd = 0
 
   try {
     val file = new Path(path)
@@ -59,13 +65,55 @@ class VectorParquetOutputWriter(
     writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
     batch = new RowBatch(batchRows, 1 << 20)
     memory.update(writer.nativeBytesHeld() + batch.capacityInBytes())
+    ColumnarInput.register(this)
   } catch {
     case t: Throwable =>
       release()
       throw t
   }
 
-  override def write(row: InternalRow): Unit = {
+  override def write(row: InternalRow): Unit = row match {
+    case c: ColumnarBatchRow if ColumnarInput.currentBatch != null =>
+      val b = ColumnarInput.currentBatch
+      if ((pendingBatch ne b) || c.rowId != pendingEnd) {
+        copyPending()
+        pendingBatch = b
+        pendingStart = c.rowId
+      }
+      pendingEnd = c.rowId + 1
+    case _ =>
+      copyPending()
+      writeRow(row)
+  }
+
+  override def endOfBatch(b: ColumnarBatch): Unit = if (pendingBatch eq b) copyPending()
+
+  /** Copies the columns of the rows taken from the current input batch, before it is reused. */
+  private def copyPending(): Unit = {
+    if (pendingBatch != null && pendingEnd > pendingStart) {
+      flush()
+      val n = pendingEnd - pendingStart
+      if (columns == null || columns.capacity() < n) {
+        if (columns != null) columns.close()
+        columns = VectorBuffers.allocate(layout.parquetSchema, math.max(n, batchRows))
+      }
+      ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
+      writer.write(columns)
+      memory.update(writer.nativeBytesHeld() + batch.capacityInBytes() + columnsBytes)
+    }
+    pendingBatch = null
+    pendingStart = 0
+    pendingEnd = 0
+  }
+
+  private def columnsBytes: Long = if (columns == null) 0L else {
+    (0 until layout.parquetSchema.size()).map { i =>
+      val c = columns.column(i)
+      Seq(c.validity(), c.values(), c.offsets()).filter(_ != null).map(_.size()).sum
+    }.sum
+  }
+
+  private def writeRow(row: InternalRow): Unit = {
     val u = row match {
       case u: UnsafeRow => u
       case other =>
@@ -87,6 +135,7 @@ class VectorParquetOutputWriter(
   override def close(): Unit = {
     try {
       if (writer != null) {
+        copyPending()
         flush()
         writer.finish()
       }
@@ -99,6 +148,10 @@ class VectorParquetOutputWriter(
 
   /** Frees native memory and the stream whatever state the writer is in. */
   private def release(): Unit = {
+    ColumnarInput.unregister(this)
+    pendingBatch = null
+    if (columns != null) columns.close()
+    columns = null
     if (writer != null) writer.abort()
     if (batch != null) batch.close()
     batch = null

@@ -21,17 +21,28 @@ case class VectorWriteFilesExec(
     partitionColumns: Seq[Attribute],
     bucketSpec: Option[BucketSpec],
     options: Map[String, String],
-    staticPartitions: TablePartitionSpec) extends WriteFilesExecBase {
+    staticPartitions: TablePartitionSpec,
+    columnarInput: Boolean = false) extends WriteFilesExecBase {
 
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory)
-    SparkWriteShim.executeWrite(session.sparkContext, child.execute(), spec.description,
-      spec.committer, factory)
+    // A columnar child is consumed batch by batch: the writer copies each batch's columns in
+    // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
+    val input = if (columnarInput) {
+      child.executeColumnar().mapPartitions(batches => ColumnarInput.rows(batches))
+    } else {
+      child.execute()
+    }
+    SparkWriteShim.executeWrite(session.sparkContext, input, spec.description, spec.committer,
+      factory)
   }
+
+  override def simpleString(maxFields: Int): String =
+    if (columnarInput) s"$nodeName (columnar input)" else nodeName
 
   override def nodeName: String = "VectorWriteFiles"
 
-  override protected def stringArgs: Iterator[Any] = Iterator(child)
+  override protected def stringArgs: Iterator[Any] = Iterator(child, columnarInput)
 
   override protected def withNewChildInternal(newChild: SparkPlan): VectorWriteFilesExec =
     copy(child = newChild)

@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.{ColumnarToRowExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.WriteFilesExec
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
 import org.apache.spark.sql.internal.SQLConf
@@ -33,8 +33,14 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       case w: WriteFilesExec =>
         fallbackReason(w, conf) match {
           case None =>
-            VectorWriteFilesExec(w.child, w.fileFormat, w.partitionColumns, w.bucketSpec,
-              w.options, w.staticPartitions)
+            // A columnar child is read batch by batch instead of through Spark's
+            // ColumnarToRowExec.
+            val (input, columnar) = w.child match {
+              case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) => (c, true)
+              case other => (other, false)
+            }
+            VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
+              w.options, w.staticPartitions, columnar)
           case Some(reason) =>
             logInfo(s"vecruntime: Spark's writer writes this: $reason")
             VecRuntimeFallbackWriteFilesExec(w, reason)

@@ -192,6 +192,38 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("a columnar child (Parquet scan) is consumed batch by batch") {
+    val src = newDir("columnar-src")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      allTypesDf(5000).write.parquet(src)
+    }
+    def columnar(plan: org.apache.spark.sql.execution.SparkPlan) =
+      nodesOf(plan).collect { case v: VectorWriteFilesExec => v.columnarInput }.contains(true)
+    for (batchSize <- Seq("4096", "333")) {
+      withConf("spark.sql.parquet.columnarReaderBatchSize" -> batchSize) {
+        val (ours, _) = compareWriters(s"columnar-scan-$batchSize")(spark.read.parquet(src))
+        assert(columnar(planOf(spark.read.parquet(src).write.parquet(newDir("columnar-plan")))))
+        assert(spark.read.parquet(ours).count() == 5000)
+      }
+    }
+    // Files rolled in the middle of a batch; cached tables.
+    val (rolled, _) = compareWriters("columnar-rolled",
+      (df, dir) => df.write.option("maxRecordsPerFile", 777).parquet(dir))(spark.read.parquet(src))
+    assert(dataFiles(rolled).map(f => footer(f).getBlocks.asScala.map(_.getRowCount).sum).forall(_ <= 777))
+    val cached = spark.read.parquet(src).cache()
+    try {
+      compareWriters("columnar-cached")(cached)
+    } finally cached.unpersist()
+    val numeric = spark.read.parquet(src).select("id", "b", "i8", "i16", "i32", "i64", "f", "d").cache()
+    try {
+      compareWriters("columnar-cached-numeric")(numeric)
+    } finally numeric.unpersist()
+    withConf(VecRuntimeConf.COLUMNAR_INPUT -> "false") {
+      val plan = planOf(spark.read.parquet(src).write.parquet(newDir("rows-plan")))
+      assert(usesVecRuntime(plan) && !columnar(plan))
+    }
+  }
+
   test("filtered and projected input") {
     compareWriters("filtered")(allTypesDf().where("id % 3 = 1").selectExpr("s", "id * 2 AS id2", "dec38", "d"))
   }

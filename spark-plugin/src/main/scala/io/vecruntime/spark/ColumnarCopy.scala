@@ -1,0 +1,100 @@
+package io.vecruntime.spark
+
+import io.vecruntime.parquet.{ColumnBuffers, RowType, VectorBuffers}
+
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector
+import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
+
+/**
+ * Rows [start, start + n) of a Spark ColumnarBatch into the off-heap column buffers the native
+ * writer reads, converting values as Spark's ParquetWriteSupport does. Ints, longs, floats,
+ * doubles and narrow decimals of Spark's own vectors are copied in bulk.
+ */
+object ColumnarCopy {
+  private val JulianDayOfEpoch = 2440588L
+  private val MicrosPerDay = 86400000000L
+
+  def copy(batch: ColumnarBatch, start: Int, n: Int, out: VectorBuffers, layout: SparkParquetLayout): Unit = {
+    out.reset()
+    var c = 0
+    while (c < layout.rowTypes.length) {
+      column(batch.column(c), start, n, out.column(c), layout.rowTypes(c), layout.decimalPrecisions(c),
+        layout.sparkSchema.fields(c).dataType)
+      c += 1
+    }
+    out.setRowCount(n)
+  }
+
+  private def column(
+      v: ColumnVector,
+      start: Int,
+      n: Int,
+      out: ColumnBuffers,
+      t: RowType,
+      precision: Int,
+      dataType: org.apache.spark.sql.types.DataType): Unit = {
+    val bulk = v.isInstanceOf[WritableColumnVector]
+    val nulls = v.hasNull
+    def eachValid(f: Int => Unit): Unit = {
+      var r = 0
+      while (r < n) {
+        if (!nulls || !v.isNullAt(start + r)) f(r)
+        r += 1
+      }
+    }
+    def clearNulls(): Unit = if (nulls) {
+      var r = 0
+      while (r < n) {
+        if (v.isNullAt(start + r)) out.setNull(r)
+        r += 1
+      }
+    }
+    t match {
+      case RowType.INT | RowType.DATE =>
+        out.setInts(0, v.getInts(start, n), 0, n); clearNulls()
+      case RowType.DECIMAL if precision <= 9 && bulk =>
+        out.setInts(0, v.getInts(start, n), 0, n); clearNulls()
+      case RowType.DECIMAL if precision <= 9 =>
+        eachValid(r => out.setInt(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong.toInt))
+      case RowType.LONG | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_NTZ =>
+        out.setLongs(0, v.getLongs(start, n), 0, n); clearNulls()
+      case RowType.DECIMAL if precision <= 18 && bulk =>
+        out.setLongs(0, v.getLongs(start, n), 0, n); clearNulls()
+      case RowType.DECIMAL if precision <= 18 =>
+        eachValid(r => out.setLong(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong))
+      case RowType.DECIMAL =>
+        val width = io.vecruntime.parquet.ParquetSchema.decimalBytes(precision)
+        eachValid { r =>
+          val bytes = v.getDecimal(start + r, precision, scale(dataType)).toJavaBigDecimal.unscaledValue.toByteArray
+          if (bytes.length == width) out.setBytes(r, bytes)
+          else {
+            val padded = Array.fill[Byte](width)(if (bytes(0) < 0) -1 else 0)
+            System.arraycopy(bytes, 0, padded, width - bytes.length, bytes.length)
+            out.setBytes(r, padded)
+          }
+        }
+      case RowType.FLOAT => out.setFloats(0, v.getFloats(start, n), 0, n); clearNulls()
+      case RowType.DOUBLE => out.setDoubles(0, v.getDoubles(start, n), 0, n); clearNulls()
+      case RowType.BOOLEAN => eachValid(r => out.setBoolean(r, v.getBoolean(start + r)))
+      case RowType.BYTE => eachValid(r => out.setInt(r, v.getByte(start + r)))
+      case RowType.SHORT => eachValid(r => out.setInt(r, v.getShort(start + r)))
+      case RowType.TIMESTAMP_MILLIS => eachValid(r => out.setLong(r, Math.floorDiv(v.getLong(start + r), 1000L)))
+      case RowType.TIMESTAMP_INT96 =>
+        val buf = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        eachValid { r =>
+          // Spark's DateTimeUtils.toJulianDay: truncating division, as the native kernel.
+          val julianUs = v.getLong(start + r) + JulianDayOfEpoch * MicrosPerDay
+          buf.clear()
+          buf.putLong((julianUs % MicrosPerDay) * 1000L).putInt((julianUs / MicrosPerDay).toInt)
+          out.setBytes(r, buf.array())
+        }
+      case RowType.STRING => eachValid(r => out.setBytes(r, v.getUTF8String(start + r).getBytes))
+      case RowType.BINARY => eachValid(r => out.setBytes(r, v.getBinary(start + r)))
+    }
+  }
+
+  private def scale(t: org.apache.spark.sql.types.DataType): Int = t match {
+    case d: org.apache.spark.sql.types.DecimalType => d.scale
+    case _ => 0
+  }
+}
