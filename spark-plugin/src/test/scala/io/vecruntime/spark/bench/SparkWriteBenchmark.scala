@@ -3,7 +3,7 @@ package io.vecruntime.spark.bench
 import java.io.File
 import java.util.concurrent.atomic.AtomicLong
 
-import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
+import io.vecruntime.spark.VecRuntimeConf
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.{DataFrame, SparkSession}
@@ -30,15 +30,7 @@ object SparkWriteBenchmark {
     val runs = args.lift(1).map(_.toInt).getOrElse(5)
     val codecs = args.lift(2).map(_.split(",").toSeq).getOrElse(Seq("snappy", "zstd", "none"))
     val out = new File(args.lift(3).getOrElse("benchmarks/data/spark-write")).getAbsoluteFile
-    val spark = SparkSession.builder()
-      .master("local[2]")
-      .appName("vecruntime spark-write benchmark")
-      .config("spark.sql.extensions", classOf[VecRuntimeExtensions].getName)
-      .config("spark.ui.enabled", "false")
-      .config("spark.memory.offHeap.enabled", "true")
-      .config("spark.memory.offHeap.size", "4g")
-      .getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    val spark = LocalSpark.session("vecruntime spark-write benchmark", "4g")
     val cpuNanos = new AtomicLong()
     spark.sparkContext.addSparkListener(new SparkListener {
       override def onTaskEnd(e: SparkListenerTaskEnd): Unit =

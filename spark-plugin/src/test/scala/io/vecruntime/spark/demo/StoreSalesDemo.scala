@@ -2,7 +2,8 @@ package io.vecruntime.spark.demo
 
 import java.io.File
 
-import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
+import io.vecruntime.spark.VecRuntimeConf
+import io.vecruntime.spark.bench.LocalSpark
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -21,16 +22,7 @@ object StoreSalesDemo {
   def main(args: Array[String]): Unit = {
     val input = args.headOption.map(new File(_)).filter(_.exists())
     val out = new File(args.lift(1).getOrElse("benchmarks/data/spark-demo")).getAbsoluteFile
-    val spark = SparkSession.builder()
-      .master("local[2]")
-      .appName("vecruntime demo")
-      .config("spark.sql.extensions", classOf[VecRuntimeExtensions].getName)
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.shuffle.partitions", "4")
-      .config("spark.memory.offHeap.enabled", "true")
-      .config("spark.memory.offHeap.size", "2g")
-      .getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    val spark = LocalSpark.session("vecruntime demo", "2g", "spark.sql.shuffle.partitions" -> "4")
     try run(spark, input, out) finally spark.stop()
   }
 
