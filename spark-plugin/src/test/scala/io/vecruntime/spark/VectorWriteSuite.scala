@@ -224,6 +224,61 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("write statistics as Spark's: numFiles, numOutputRows, numOutputBytes") {
+    def metrics(plan: org.apache.spark.sql.execution.SparkPlan): Map[String, Long] =
+      nodesOf(plan).collectFirst {
+        case c: org.apache.spark.sql.execution.command.DataWritingCommandExec =>
+          c.cmd.metrics.map { case (k, m) => k -> m.value }
+      }.get
+    val df = allTypesDf(3000).repartition(3)
+    val ours = newDir("metrics-ours")
+    val o = metrics(planOf(df.write.option("maxRecordsPerFile", 700).parquet(ours)))
+    val t = withConf(VecRuntimeConf.ENABLED -> "false") {
+      metrics(planOf(df.write.option("maxRecordsPerFile", 700).parquet(newDir("metrics-spark"))))
+    }
+    assert(o("numFiles") == t("numFiles") && o("numFiles") == dataFiles(ours).size, (o, t))
+    assert(o("numOutputRows") == 3000 && t("numOutputRows") == 3000, (o, t))
+    assert(o("numOutputBytes") == dataFiles(ours).map(_.length).sum, (o, t))
+  }
+
+  test("compression precedence as Spark's: option, then parquet.compression, then the session codec") {
+    def codecOf(dir: String) = footer(dataFiles(dir).head).getBlocks.get(0).getColumns.get(0).getCodec.name
+    val df = allTypesDf(50)
+    val cases: Seq[(Seq[(String, String)], Map[String, String], String)] = Seq(
+      (Seq("spark.sql.parquet.compression.codec" -> "zstd"), Map.empty, "ZSTD"),
+      (Seq("spark.sql.parquet.compression.codec" -> "zstd"), Map("parquet.compression" -> "gzip"), "GZIP"),
+      (Seq("spark.sql.parquet.compression.codec" -> "zstd"),
+        Map("parquet.compression" -> "gzip", "compression" -> "lz4_raw"), "LZ4_RAW"))
+    for ((session, options, expected) <- cases) {
+      withConf(session: _*) {
+        val ours = newDir("precedence-ours")
+        assert(usesVecRuntime(planOf(df.write.options(options).parquet(ours))))
+        val theirs = newDir("precedence-spark")
+        withConf(VecRuntimeConf.ENABLED -> "false")(df.write.options(options).parquet(theirs))
+        assert(codecOf(ours) == expected && codecOf(theirs) == expected, (session, options))
+        assert(dataFiles(ours).map(_.getName.split('.').drop(1).mkString(".")) ==
+          dataFiles(theirs).map(_.getName.split('.').drop(1).mkString(".")), "file extension")
+      }
+    }
+  }
+
+  test("native memory is accounted in Spark's memory manager") {
+    val peaks = new java.util.concurrent.ConcurrentLinkedQueue[Long]()
+    val listener = new org.apache.spark.scheduler.SparkListener {
+      override def onTaskEnd(e: org.apache.spark.scheduler.SparkListenerTaskEnd): Unit =
+        if (e.taskMetrics != null) peaks.add(e.taskMetrics.peakOnHeapExecutionMemory +
+          e.taskMetrics.peakOffHeapExecutionMemory)
+    }
+    spark.sparkContext.addSparkListener(listener)
+    try {
+      val df = spark.range(0, 200000, 1, 1).selectExpr("id", "cast(id as string) as s")
+      df.write.parquet(newDir("memory-ours"))
+      org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)
+      // The writer holds a row batch and a row group's pages: megabytes, accounted.
+      assert(peaks.asScala.max > (1L << 20), peaks)
+    } finally spark.sparkContext.removeSparkListener(listener)
+  }
+
   test("filtered and projected input") {
     compareWriters("filtered")(allTypesDf().where("id % 3 = 1").selectExpr("s", "id * 2 AS id2", "dec38", "d"))
   }
