@@ -3,12 +3,13 @@
 //! A row group's pages are held in one buffer per column until the row group is written out.
 //! Fresh multi-megabyte buffers cost page faults (the kernel zeroes every page on first touch)
 //! and doubling reallocations; buffers handed back after a chunk is written are reused instead.
-//! At most [`MAX_POOLED_BYTES`] are kept per thread, so an idle thread holds little.
+//! At most [`MAX_POOLED_BYTES`] are kept per thread (outside any writer's memory accounting), so
+//! an idle thread holds little: 32 MiB, against the row group (128 MiB by default) a writer holds.
 
 use std::cell::RefCell;
 
 /// Bytes of spare buffers kept per thread.
-pub const MAX_POOLED_BYTES: usize = 64 << 20;
+pub const MAX_POOLED_BYTES: usize = 32 << 20;
 
 thread_local! {
     static POOL: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
