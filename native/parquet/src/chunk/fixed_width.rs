@@ -4,7 +4,7 @@
 
 use super::dictionary_state::DictionaryState;
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
-use crate::column::{bit, ColumnData, ColumnView};
+use crate::column::{ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::encoding::dictionary::{DictKey, FixedDict};
@@ -278,6 +278,13 @@ impl<T: Native> FixedWidthWriter<T> {
             let mut last = (!self.state.ids.is_empty()).then_some((self.last_key, self.last_id));
             for (i, &v) in vals.iter().enumerate() {
                 let key = v.key();
+                // Direct-addressed dictionaries answer a known key with one load.
+                if let Some(id) = self.dict.get_direct(key) {
+                    ids[n] = id;
+                    n += 1;
+                    last = Some((key, id));
+                    continue;
+                }
                 if let Some((k, id)) = last {
                     if k == key {
                         ids[n] = id;
@@ -357,6 +364,23 @@ impl<T: Native> FixedWidthWriter<T> {
     }
 }
 
+/// Validity bits `start..start + len` (len <= 64) as one word, bit 0 = row `start`.
+#[inline]
+fn validity_word(valid: &[u8], start: usize, len: usize) -> u64 {
+    let byte = start >> 3;
+    let shift = start & 7;
+    let mut word = [0u8; 16];
+    let avail = (valid.len() - byte).min(9);
+    word[..avail].copy_from_slice(&valid[byte..byte + avail]);
+    let w = u128::from_le_bytes(word) >> shift;
+    let w = w as u64;
+    if len == 64 {
+        w
+    } else {
+        w & ((1u64 << len) - 1)
+    }
+}
+
 impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
         let values = T::slice(&col.data);
@@ -372,11 +396,13 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
                 let mut s = start;
                 while s < end {
                     let e = (s + BLOCK).min(end);
+                    let bits = validity_word(valid, s, e - s);
                     let mut k = 0;
-                    // Branch-free gather: every value is stored, only valid ones advance.
-                    for (i, &v) in values.iter().enumerate().take(e).skip(s) {
-                        gathered[k] = v;
-                        k += bit(valid, i) as usize;
+                    // Branch-free gather: every value is stored, only valid ones advance
+                    // (k <= i < BLOCK, so the mask never changes the index).
+                    for (i, &v) in values[s..e].iter().enumerate() {
+                        gathered[k & (BLOCK - 1)] = v;
+                        k += (bits >> i) as usize & 1;
                     }
                     self.put_block(&gathered[..k]);
                     s = e;

@@ -27,25 +27,29 @@ pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
     out.extend_from_slice(&(acc as u64).to_le_bytes()[..rem]);
 }
 
-/// Packs 8 values of up to 32 bits.
+/// Packs 8 values of up to 32 bits (each below `1 << width`).
 #[inline]
 pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
     if width == 0 {
         return;
     }
+    // 8 values of `width` bits are exactly `width` bytes: assembled here, appended once.
+    let mut buf = [0u8; 36];
     let mut acc: u64 = 0;
     let mut bits = 0u32;
+    let mut pos = 0usize;
     for &v in values {
         acc |= (v as u64) << bits;
         bits += width;
         if bits >= 32 {
-            out.extend_from_slice(&(acc as u32).to_le_bytes());
+            buf[pos..pos + 4].copy_from_slice(&(acc as u32).to_le_bytes());
+            pos += 4;
             acc >>= 32;
             bits -= 32;
         }
     }
-    let rem = bits.div_ceil(8) as usize;
-    out.extend_from_slice(&(acc as u32).to_le_bytes()[..rem]);
+    buf[pos..pos + 4].copy_from_slice(&(acc as u32).to_le_bytes());
+    out.extend_from_slice(&buf[..width as usize]);
 }
 
 #[cfg(test)]

@@ -132,6 +132,19 @@ impl<K: DictKey> FixedDict<K> {
         std::hint::black_box(acc);
     }
 
+    /// The id of `key` when the table is direct-addressed and holds it.
+    #[inline(always)]
+    pub fn get_direct(&self, key: K) -> Option<u32> {
+        if !self.direct {
+            return None;
+        }
+        let off = key.signed().wrapping_sub(self.base) as u64 as usize;
+        match self.slots.get(off) {
+            Some(&id) if id != EMPTY => Some(id),
+            _ => None,
+        }
+    }
+
     /// Returns the id of `key` and whether it was inserted now.
     #[inline]
     pub fn insert(&mut self, key: K) -> (u32, bool) {
