@@ -7,24 +7,33 @@ pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
     if width == 0 {
         return;
     }
+    if width <= 32 {
+        // Narrow values pack faster through a 64-bit accumulator.
+        let narrow = values.map(|v| (v & ((1u64 << width) - 1)) as u32);
+        return pack8_u32(&narrow, width, out);
+    }
     let mask = if width == 64 {
         u64::MAX
     } else {
         (1u64 << width) - 1
     };
+    // 8 values of `width` bits are exactly `width` bytes: assembled here, appended once.
+    let mut buf = [0u8; 72];
     let mut acc: u128 = 0;
     let mut bits = 0u32;
+    let mut pos = 0usize;
     for &v in values {
         acc |= ((v & mask) as u128) << bits;
         bits += width;
-        while bits >= 64 {
-            out.extend_from_slice(&(acc as u64).to_le_bytes());
+        if bits >= 64 {
+            buf[pos..pos + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+            pos += 8;
             acc >>= 64;
             bits -= 64;
         }
     }
-    let rem = bits.div_ceil(8) as usize;
-    out.extend_from_slice(&(acc as u64).to_le_bytes()[..rem]);
+    buf[pos..pos + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+    out.extend_from_slice(&buf[..width as usize]);
 }
 
 /// Packs 8 values of up to 32 bits (each below `1 << width`).
