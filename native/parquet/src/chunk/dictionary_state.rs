@@ -77,9 +77,7 @@ impl DictionaryState {
         let start = body.len();
         body.push(width as u8);
         self.id_encoder.set_width(width);
-        for &id in &self.ids {
-            self.id_encoder.put(id);
-        }
+        self.id_encoder.put_all(&self.ids);
         self.id_encoder.finish_into(body);
         if self.first_page && body.len() - start + self.bytes >= self.raw_size {
             body.truncate(start);

@@ -59,6 +59,40 @@ impl RleEncoder {
         }
     }
 
+    /// `put(v)` for every value of `vals`, with the run state kept in registers.
+    pub fn put_all(&mut self, vals: &[u32]) {
+        let (mut previous, mut repeat, mut buffered) =
+            (self.previous, self.repeat_count, self.num_buffered);
+        for &v in vals {
+            if v == previous {
+                repeat += 1;
+                if repeat >= 8 {
+                    continue;
+                }
+            } else {
+                if repeat >= 8 {
+                    self.previous = previous;
+                    self.repeat_count = repeat;
+                    self.num_buffered = buffered;
+                    self.write_rle_run();
+                    buffered = 0;
+                }
+                repeat = 1;
+                previous = v;
+            }
+            self.buffered[buffered & 7] = v;
+            buffered += 1;
+            if buffered == 8 {
+                self.write_bit_packed_group();
+                buffered = 0;
+                repeat = 0;
+            }
+        }
+        self.previous = previous;
+        self.repeat_count = repeat;
+        self.num_buffered = buffered;
+    }
+
     /// `put(v)` `n` times, a buffer-full at a time, O(1) once a run is established.
     pub fn put_run(&mut self, v: u32, mut n: usize) {
         if n == 0 {
@@ -172,6 +206,38 @@ impl RleEncoder {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn put_all_matches_put() {
+        // Runs of every length around the 8-value thresholds, mixed with short groups.
+        let mut vals = Vec::new();
+        let mut x = 12345u32;
+        for i in 0..5000u32 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let run = [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65][(x >> 8) as usize % 11];
+            vals.extend(std::iter::repeat_n(i % 37, run));
+        }
+        for width in [1, 6, 17, 32] {
+            let masked: Vec<u32> = vals
+                .iter()
+                .map(|v| v & ((1u64 << width) - 1) as u32)
+                .collect();
+            for split in [1, 7, 64, 1000] {
+                let mut a = RleEncoder::new(width);
+                let mut b = RleEncoder::new(width);
+                for &v in &masked {
+                    a.put(v);
+                }
+                for chunk in masked.chunks(split) {
+                    b.put_all(chunk);
+                }
+                let (mut ea, mut eb) = (Vec::new(), Vec::new());
+                a.finish_into(&mut ea);
+                b.finish_into(&mut eb);
+                assert_eq!(ea, eb, "width {width} split {split}");
+            }
+        }
+    }
+
     use super::*;
 
     /// An independent decoder written from the format spec.
