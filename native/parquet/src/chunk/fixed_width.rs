@@ -326,7 +326,7 @@ impl<T: Native> FixedWidthWriter<T> {
         }
         // One dispatch per block, not per value.
         match &mut self.fallback {
-            Fallback::Delta(e) => rest.iter().for_each(|v| e.put(v.to_i64())),
+            Fallback::Delta(e) => e.put_all(rest.iter().map(|v| v.to_i64())),
             Fallback::Plain(out) => rest.iter().for_each(|v| v.put_plain(out)),
             Fallback::Split(_) => rest.iter().for_each(|&v| self.put_fallback(v)),
         }

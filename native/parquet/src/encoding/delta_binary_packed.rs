@@ -49,6 +49,34 @@ impl DeltaBinaryPackedEncoder {
         self.total == 0
     }
 
+    /// `put` for each value, with the running state kept in registers.
+    #[inline]
+    pub fn put_all(&mut self, vals: impl Iterator<Item = i64>) {
+        let (mut previous, mut n, mut total) = (self.previous, self.num_deltas, self.total);
+        for v in vals {
+            total += 1;
+            if total == 1 {
+                self.first = v;
+                previous = v;
+                continue;
+            }
+            let delta = if self.bits32 {
+                (v as i32).wrapping_sub(previous as i32) as i64
+            } else {
+                v.wrapping_sub(previous)
+            };
+            previous = v;
+            self.deltas[n & (BLOCK - 1)] = delta;
+            n += 1;
+            if n == BLOCK {
+                self.num_deltas = n;
+                self.flush_block();
+                n = 0;
+            }
+        }
+        (self.previous, self.num_deltas, self.total) = (previous, n, total);
+    }
+
     /// parquet-java's `getBufferedSize`: the blocks flushed so far.
     pub fn encoded_len(&self) -> usize {
         self.blocks.len()
