@@ -148,3 +148,28 @@ impl DeltaBinaryPackedEncoder {
         self.blocks.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn put_all_matches_put() {
+        let vals: Vec<i64> = (0..1000i64)
+            .map(|i| (i * 7919) % 1013 - 500 + i * 3)
+            .collect();
+        for bits32 in [true, false] {
+            for split in [1, 5, 128, 999] {
+                let mut a = DeltaBinaryPackedEncoder::new(bits32);
+                let mut b = DeltaBinaryPackedEncoder::new(bits32);
+                vals.iter().for_each(|&v| a.put(v));
+                vals.chunks(split)
+                    .for_each(|c| b.put_all(c.iter().copied()));
+                let (mut ea, mut eb) = (Vec::new(), Vec::new());
+                a.finish_into(&mut ea);
+                b.finish_into(&mut eb);
+                assert_eq!(ea, eb, "bits32 {bits32} split {split}");
+            }
+        }
+    }
+}
