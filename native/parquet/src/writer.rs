@@ -280,7 +280,9 @@ impl<W: Write> FileWriter<W> {
             let chunk = self.columns[i].finish()?;
             let offset = self.sink.pos as i64;
             self.sink.write_all(&chunk.dictionary_page)?;
-            self.sink.write_all(&chunk.data_pages)?;
+            for segment in &chunk.data_pages {
+                self.sink.write_all(segment)?;
+            }
             let (meta, idx, summary) = self.chunk_meta(i, offset, chunk);
             total_byte_size += meta.total_uncompressed_size;
             total_compressed += meta.total_compressed_size;
@@ -339,7 +341,8 @@ impl<W: Write> FileWriter<W> {
             l.offset += offset;
         }
         let data_page_offset = offset + chunk.dictionary_page_len.unwrap_or(0) as i64;
-        let compressed = (chunk.dictionary_page.len() + chunk.data_pages.len()) as i64;
+        let data_len: usize = chunk.data_pages.iter().map(Vec::len).sum();
+        let compressed = (chunk.dictionary_page.len() + data_len) as i64;
         let meta = ColumnChunkMeta {
             physical_type: field.physical.thrift_id(),
             encodings: chunk.encodings.clone(),

@@ -44,7 +44,8 @@ pub(crate) trait ChunkWriter: Send {
 pub(crate) struct FinishedChunk {
     /// Dictionary page (header and body), empty without one; the data pages follow it.
     pub dictionary_page: Vec<u8>,
-    pub data_pages: Vec<u8>,
+    /// The data pages, back to back, in segments (written in order).
+    pub data_pages: Vec<Vec<u8>>,
     pub dictionary_page_len: Option<usize>,
     pub num_values: i64,
     pub total_uncompressed_size: i64,
@@ -69,8 +70,11 @@ pub(crate) struct ChunkCore {
     pub levels: RleEncoder,
     pub page_rows: usize,
     pub page_nulls: usize,
-    // current chunk
-    pages: Vec<u8>,
+    // current chunk: full segments of pages, then the open one. Segments instead of one
+    // growing buffer: a chunk grows without reallocating (copying) what it holds.
+    pages: Vec<Vec<u8>>,
+    pages_len: usize,
+    current: Vec<u8>,
     locations: Vec<PageLocation>,
     pub rows_written: usize,
     uncompressed: i64,
@@ -87,15 +91,23 @@ pub(crate) struct ChunkCore {
 /// Parquet page sizes are i32.
 const MAX_PAGE_BYTES: usize = i32::MAX as usize;
 
+/// Bytes of a page segment (more when one page needs more).
+const SEGMENT: usize = 1 << 20;
+
 impl Drop for FinishedChunk {
     fn drop(&mut self) {
-        crate::buffers::give(std::mem::take(&mut self.data_pages));
+        for segment in self.data_pages.drain(..) {
+            crate::buffers::give(segment);
+        }
     }
 }
 
 impl Drop for ChunkCore {
     fn drop(&mut self) {
-        crate::buffers::give(std::mem::take(&mut self.pages));
+        for segment in self.pages.drain(..) {
+            crate::buffers::give(segment);
+        }
+        crate::buffers::give(std::mem::take(&mut self.current));
     }
 }
 
@@ -128,7 +140,9 @@ impl ChunkCore {
             levels: RleEncoder::new(1),
             page_rows: 0,
             page_nulls: 0,
-            pages: crate::buffers::take(0),
+            pages: Vec::new(),
+            pages_len: 0,
+            current: Vec::new(),
             locations: Vec::new(),
             rows_written: 0,
             uncompressed: 0,
@@ -251,11 +265,14 @@ impl ChunkCore {
             rep_levels_len: 0,
             is_compressed,
         };
-        let offset = self.pages.len();
-        header.write(&mut self.pages);
-        let header_len = self.pages.len() - offset;
-        self.pages.extend_from_slice(&levels);
-        self.pages.extend_from_slice(compressed);
+        // The header is a few dozen bytes (no page statistics); 256 covers it.
+        self.reserve_segment(256 + levels.len() + compressed.len());
+        let offset = self.pages_len();
+        let start = self.current.len();
+        header.write(&mut self.current);
+        let header_len = self.current.len() - start;
+        self.current.extend_from_slice(&levels);
+        self.current.extend_from_slice(compressed);
         self.scratch = scratch;
         self.levels_bytes = levels;
         self.locations.push(PageLocation {
@@ -288,7 +305,21 @@ impl ChunkCore {
 
     /// Bytes of the pages written in this chunk so far (parquet-java's `pageWriter.getMemSize`).
     pub fn pages_len(&self) -> usize {
-        self.pages.len()
+        self.pages_len + self.current.len()
+    }
+
+    /// Makes room for `n` more bytes in the open segment, starting a new one when it is full.
+    fn reserve_segment(&mut self, n: usize) {
+        if self.current.capacity() - self.current.len() >= n {
+            return;
+        }
+        let full = std::mem::replace(&mut self.current, crate::buffers::take(n.max(SEGMENT)));
+        if !full.is_empty() {
+            self.pages_len += full.len();
+            self.pages.push(full);
+        } else {
+            crate::buffers::give(full);
+        }
     }
 
     /// Ends the chunk; `dictionary` is the plain-encoded dictionary page body and its size.
@@ -319,10 +350,12 @@ impl ChunkCore {
             encoding_stats.push((PAGE_DICTIONARY, Encoding::Plain, 1));
         }
         let base = bytes.len() as i64;
-        // Handed over without a copy (the writer gives it back once written); the next chunk
-        // starts with room for as many bytes.
-        let room = self.pages.len();
-        let data_pages = std::mem::replace(&mut self.pages, crate::buffers::take(room));
+        // Handed over without a copy (the segments go back to the pool once written).
+        let mut data_pages = std::mem::take(&mut self.pages);
+        if !self.current.is_empty() {
+            data_pages.push(std::mem::take(&mut self.current));
+        }
+        self.pages_len = 0;
         let mut locations = std::mem::take(&mut self.locations);
         for l in &mut locations {
             l.offset += base;
