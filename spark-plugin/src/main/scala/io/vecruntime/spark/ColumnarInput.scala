@@ -2,6 +2,7 @@ package io.vecruntime.spark
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.spark.TaskContext
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
@@ -38,7 +39,13 @@ object ColumnarInput {
   }
 
   /** The rows of `batches`, announcing each batch before its rows and its end after them. */
-  def rows(batches: Iterator[ColumnarBatch]): Iterator[InternalRow] = new Iterator[InternalRow] {
+  def rows(batches: Iterator[ColumnarBatch]): Iterator[InternalRow] = {
+    // A failed task must not leave its batch attached to the (pooled) executor thread.
+    Option(TaskContext.get()).foreach(_.addTaskCompletionListener[Unit](_ => state.remove()))
+    batchRows(batches)
+  }
+
+  private def batchRows(batches: Iterator[ColumnarBatch]): Iterator[InternalRow] = new Iterator[InternalRow] {
     private var current: Iterator[InternalRow] = Iterator.empty
     private var open = false
 
