@@ -4,21 +4,10 @@
 use arrow_array::{cast::AsArray, types::*, Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, TimeUnit as ATimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use vecruntime_parquet::column::{OwnedColumn, OwnedData};
 use vecruntime_parquet::{
-    Batch, Codec, ColumnData, ColumnView, Field, FileWriter, LogicalType, PhysicalType, Schema,
-    TimeUnit, WriterOptions,
+    Batch, Codec, Field, FileWriter, LogicalType, PhysicalType, Schema, TimeUnit, WriterOptions,
 };
-
-/// Owned buffers for one column of one batch, in the writer's layout.
-enum Buf {
-    Bool(Vec<u8>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    Bin(Vec<i32>, Vec<u8>),
-    Fixed(usize, Vec<u8>),
-}
 
 fn field_for(f: &arrow_schema::Field) -> Result<Field, String> {
     use LogicalType as L;
@@ -94,25 +83,25 @@ fn decimal_value(a: &dyn Array, i: usize) -> i128 {
     }
 }
 
-fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
+fn buffers(field: &Field, a: &ArrayRef) -> OwnedColumn {
     let len = a.len();
     let validity = a
         .nulls()
         .filter(|n| n.null_count() > 0)
         .map(|n| bitmap(len, |i| n.is_valid(i)));
-    let buf = match (field.physical, a.data_type()) {
+    let data = match (field.physical, a.data_type()) {
         (PhysicalType::Boolean, _) => {
             let b = a.as_boolean();
-            Buf::Bool(bitmap(len, |i| b.value(i)))
+            OwnedData::Bool(bitmap(len, |i| b.value(i)))
         }
-        (PhysicalType::Int32, DataType::Int8) => Buf::I32(
+        (PhysicalType::Int32, DataType::Int8) => OwnedData::I32(
             a.as_primitive::<Int8Type>()
                 .values()
                 .iter()
                 .map(|&v| v as i32)
                 .collect(),
         ),
-        (PhysicalType::Int32, DataType::Int16) => Buf::I32(
+        (PhysicalType::Int32, DataType::Int16) => OwnedData::I32(
             a.as_primitive::<Int16Type>()
                 .values()
                 .iter()
@@ -120,36 +109,40 @@ fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
                 .collect(),
         ),
         (PhysicalType::Int32, DataType::Int32) => {
-            Buf::I32(a.as_primitive::<Int32Type>().values().to_vec())
+            OwnedData::I32(a.as_primitive::<Int32Type>().values().to_vec())
         }
         (PhysicalType::Int32, DataType::Date32) => {
-            Buf::I32(a.as_primitive::<Date32Type>().values().to_vec())
+            OwnedData::I32(a.as_primitive::<Date32Type>().values().to_vec())
         }
-        (PhysicalType::Int32, _) => Buf::I32(
+        (PhysicalType::Int32, _) => OwnedData::I32(
             (0..len)
                 .map(|i| decimal_value(a.as_ref(), i) as i32)
                 .collect(),
         ),
         (PhysicalType::Int64, DataType::Int64) => {
-            Buf::I64(a.as_primitive::<Int64Type>().values().to_vec())
+            OwnedData::I64(a.as_primitive::<Int64Type>().values().to_vec())
         }
-        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Millisecond, _)) => Buf::I64(
+        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Millisecond, _)) => OwnedData::I64(
             a.as_primitive::<TimestampMillisecondType>()
                 .values()
                 .to_vec(),
         ),
-        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Microsecond, _)) => Buf::I64(
+        (PhysicalType::Int64, DataType::Timestamp(ATimeUnit::Microsecond, _)) => OwnedData::I64(
             a.as_primitive::<TimestampMicrosecondType>()
                 .values()
                 .to_vec(),
         ),
-        (PhysicalType::Int64, _) => Buf::I64(
+        (PhysicalType::Int64, _) => OwnedData::I64(
             (0..len)
                 .map(|i| decimal_value(a.as_ref(), i) as i64)
                 .collect(),
         ),
-        (PhysicalType::Float, _) => Buf::F32(a.as_primitive::<Float32Type>().values().to_vec()),
-        (PhysicalType::Double, _) => Buf::F64(a.as_primitive::<Float64Type>().values().to_vec()),
+        (PhysicalType::Float, _) => {
+            OwnedData::F32(a.as_primitive::<Float32Type>().values().to_vec())
+        }
+        (PhysicalType::Double, _) => {
+            OwnedData::F64(a.as_primitive::<Float64Type>().values().to_vec())
+        }
         (PhysicalType::ByteArray, dt) => {
             let get = |i: usize| -> &[u8] {
                 match dt {
@@ -170,7 +163,7 @@ fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
                 }
                 offsets.push(data.len() as i32);
             }
-            Buf::Bin(offsets, data)
+            OwnedData::Bin(offsets, data)
         }
         (PhysicalType::Int96, _) => {
             let ts = a.as_primitive::<TimestampNanosecondType>();
@@ -181,7 +174,7 @@ fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
                 data.extend_from_slice(&nanos.to_le_bytes());
                 data.extend_from_slice(&((day + 2_440_588) as u32).to_le_bytes());
             }
-            Buf::Fixed(12, data)
+            OwnedData::Fixed(12, data)
         }
         (PhysicalType::FixedLenByteArray(w), DataType::FixedSizeBinary(_)) => {
             let b = a.as_fixed_size_binary();
@@ -189,36 +182,17 @@ fn buffers(field: &Field, a: &ArrayRef) -> (Option<Vec<u8>>, Buf) {
             for i in 0..len {
                 data.extend_from_slice(b.value(i));
             }
-            Buf::Fixed(w, data)
+            OwnedData::Fixed(w, data)
         }
         (PhysicalType::FixedLenByteArray(w), _) => {
             let mut data = Vec::with_capacity(len * w);
             for i in 0..len {
                 data.extend_from_slice(&decimal_value(a.as_ref(), i).to_be_bytes()[16 - w..]);
             }
-            Buf::Fixed(w, data)
+            OwnedData::Fixed(w, data)
         }
     };
-    (validity, buf)
-}
-
-fn view<'a>(v: &'a (Option<Vec<u8>>, Buf)) -> ColumnView<'a> {
-    let data = match &v.1 {
-        Buf::Bool(b) => ColumnData::Boolean(b),
-        Buf::I32(x) => ColumnData::Int32(x),
-        Buf::I64(x) => ColumnData::Int64(x),
-        Buf::F32(x) => ColumnData::Float(x),
-        Buf::F64(x) => ColumnData::Double(x),
-        Buf::Bin(o, d) => ColumnData::Binary {
-            offsets: o,
-            data: d,
-        },
-        Buf::Fixed(w, d) => ColumnData::FixedBinary { width: *w, data: d },
-    };
-    ColumnView {
-        validity: v.0.as_deref(),
-        data,
-    }
+    OwnedColumn { validity, data }
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -285,7 +259,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .zip(batch.columns())
             .map(|(f, a)| buffers(f, a))
             .collect();
-        let cols = bufs.iter().map(view).collect();
+        let cols = bufs.iter().map(OwnedColumn::view).collect();
         w.write_batch(&Batch {
             num_rows: batch.num_rows(),
             columns: cols,

@@ -11,6 +11,7 @@
 //! read from; a malformed row is an error naming the column and the row.
 
 use vecruntime_parquet::error::Result;
+use vecruntime_parquet::schema::decimal_min_bytes;
 use vecruntime_parquet::{Batch, ColumnData, ColumnView, Error};
 
 /// Spark's flat types as they are written (the output timestamp type already chosen).
@@ -79,15 +80,6 @@ pub fn int96_from_micros(micros: i64) -> [u8; 12] {
     out[..8].copy_from_slice(&nanos.to_le_bytes());
     out[8..].copy_from_slice(&day.to_le_bytes());
     out
-}
-
-/// Spark's `Decimal.minBytesForPrecision`.
-pub fn decimal_bytes(precision: u32) -> usize {
-    let mut bytes = 1usize;
-    while 2f64.powi(8 * bytes as i32 - 1) < 10f64.powi(precision as i32) {
-        bytes += 1;
-    }
-    bytes
 }
 
 /// Column buffers of one batch, reused from batch to batch.
@@ -195,13 +187,11 @@ impl RowTransposer {
                 let slot =
                     |at: usize| u64::from_le_bytes(rows[at + so..at + so + 8].try_into().unwrap());
                 // Fixed-width values are gathered whatever the validity (a null's slot is zero).
+                // (Chunks come in row order, so each chunk's values are appended.)
                 macro_rules! gather {
-                    ($out:expr, $conv:expr) => {{
-                        let out = &mut $out[base..base + starts.len()];
-                        for (o, &at) in out.iter_mut().zip(starts) {
-                            *o = $conv(slot(at));
-                        }
-                    }};
+                    ($out:expr, $conv:expr) => {
+                        $out.extend(starts.iter().map(|&at| $conv(slot(at))))
+                    };
                 }
                 match t {
                     SparkType::Boolean => {
@@ -240,7 +230,7 @@ impl RowTransposer {
                         }
                     }
                     SparkType::Decimal { precision } => {
-                        let width = decimal_bytes(precision);
+                        let width = decimal_min_bytes(precision);
                         for (k, &at) in starts.iter().enumerate() {
                             if valid >> k & 1 == 0 {
                                 continue;
@@ -307,7 +297,7 @@ impl RowTransposer {
                         ColumnData::Int64(&c.i64s)
                     }
                     SparkType::Decimal { precision } => ColumnData::FixedBinary {
-                        width: decimal_bytes(*precision),
+                        width: decimal_min_bytes(*precision),
                         data: &c.values,
                     },
                     SparkType::TimestampInt96 => ColumnData::FixedBinary {
@@ -335,7 +325,8 @@ impl RowTransposer {
 }
 
 impl ColumnBuf {
-    /// Sizes the buffers for `n` rows of type `t`, zeroed where values are written by index.
+    /// Empties the buffers for `n` rows of type `t`: numbers are appended chunk by chunk; the
+    /// bitmaps, byte-string widths and offsets are zeroed and written by index.
     fn reset(&mut self, t: SparkType, n: usize) {
         self.validity.clear();
         self.validity.resize(n.div_ceil(8), 0);
@@ -349,18 +340,20 @@ impl ColumnBuf {
         match t {
             SparkType::Boolean => self.values.resize(n.div_ceil(8), 0),
             SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
-                self.i32s.resize(n, 0)
+                self.i32s.reserve(n)
             }
-            SparkType::Decimal { precision } if precision <= 9 => self.i32s.resize(n, 0),
+            SparkType::Decimal { precision } if precision <= 9 => self.i32s.reserve(n),
             SparkType::Long
             | SparkType::TimestampMicros
             | SparkType::TimestampMillis
-            | SparkType::TimestampNtz => self.i64s.resize(n, 0),
-            SparkType::Decimal { precision } if precision <= 18 => self.i64s.resize(n, 0),
-            SparkType::Decimal { precision } => self.values.resize(n * decimal_bytes(precision), 0),
+            | SparkType::TimestampNtz => self.i64s.reserve(n),
+            SparkType::Decimal { precision } if precision <= 18 => self.i64s.reserve(n),
+            SparkType::Decimal { precision } => {
+                self.values.resize(n * decimal_min_bytes(precision), 0)
+            }
             SparkType::TimestampInt96 => self.values.resize(12 * n, 0),
-            SparkType::Float => self.f32s.resize(n, 0.0),
-            SparkType::Double => self.f64s.resize(n, 0.0),
+            SparkType::Float => self.f32s.reserve(n),
+            SparkType::Double => self.f64s.reserve(n),
             SparkType::String | SparkType::Binary => self.offsets.resize(n + 1, 0),
         }
     }
@@ -460,10 +453,11 @@ mod tests {
 
     #[test]
     fn decimal_widths_as_spark() {
-        assert_eq!(decimal_bytes(9), 4);
-        assert_eq!(decimal_bytes(18), 8);
-        assert_eq!(decimal_bytes(19), 9);
-        assert_eq!(decimal_bytes(38), 16);
+        // Spark's Decimal.minBytesForPrecision.
+        assert_eq!(decimal_min_bytes(9), 4);
+        assert_eq!(decimal_min_bytes(18), 8);
+        assert_eq!(decimal_min_bytes(19), 9);
+        assert_eq!(decimal_min_bytes(38), 16);
     }
 
     #[test]

@@ -68,6 +68,53 @@ impl<'a> ColumnView<'a> {
     }
 }
 
+/// Owned buffers of one column in the same layout, for callers that build batches themselves
+/// (the CLI, tests); [`OwnedColumn::view`] lends them to a [`Batch`].
+#[derive(Clone, Debug)]
+pub enum OwnedData {
+    Bool(Vec<u8>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    /// Offsets and data.
+    Bin(Vec<i32>, Vec<u8>),
+    /// Width and data.
+    Fixed(usize, Vec<u8>),
+}
+
+#[derive(Clone, Debug)]
+pub struct OwnedColumn {
+    pub validity: Option<Vec<u8>>,
+    pub data: OwnedData,
+}
+
+impl OwnedColumn {
+    pub fn view(&self) -> ColumnView<'_> {
+        let data = match &self.data {
+            OwnedData::Bool(b) => ColumnData::Boolean(b),
+            OwnedData::I32(v) => ColumnData::Int32(v),
+            OwnedData::I64(v) => ColumnData::Int64(v),
+            OwnedData::F32(v) => ColumnData::Float(v),
+            OwnedData::F64(v) => ColumnData::Double(v),
+            OwnedData::Bin(o, d) => ColumnData::Binary {
+                offsets: o,
+                data: d,
+            },
+            OwnedData::Fixed(w, d) => ColumnData::FixedBinary { width: *w, data: d },
+        };
+        ColumnView {
+            validity: self.validity.as_deref(),
+            data,
+        }
+    }
+
+    /// Whether row `i` holds a value.
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.validity.as_deref().is_none_or(|v| bit(v, i))
+    }
+}
+
 /// `n` rows of every column of the schema, in schema order.
 #[derive(Clone, Debug)]
 pub struct Batch<'a> {
@@ -98,6 +145,23 @@ pub(crate) fn bit_run(bitmap: &[u8], i: usize, end: usize) -> (bool, usize) {
         w.trailing_zeros()
     } as usize;
     (set, run.min(56).min(end - i))
+}
+
+/// Validity bits `start..start + len` (len <= 64) as one word, bit 0 = row `start`.
+#[inline]
+pub(crate) fn validity_word(valid: &[u8], start: usize, len: usize) -> u64 {
+    let byte = start >> 3;
+    let shift = start & 7;
+    let mut word = [0u8; 16];
+    let avail = (valid.len() - byte).min(9);
+    word[..avail].copy_from_slice(&valid[byte..byte + avail]);
+    let w = u128::from_le_bytes(word) >> shift;
+    let w = w as u64;
+    if len == 64 {
+        w
+    } else {
+        w & ((1u64 << len) - 1)
+    }
 }
 
 /// Number of set bits among bits `start..end`.

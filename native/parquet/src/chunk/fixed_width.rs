@@ -4,7 +4,7 @@
 
 use super::dictionary_state::DictionaryState;
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
-use crate::column::{ColumnData, ColumnView};
+use crate::column::{validity_word, ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::encoding::dictionary::{DictKey, FixedDict};
@@ -279,10 +279,10 @@ impl<T: Native> FixedWidthWriter<T> {
             for (i, &v) in vals.iter().enumerate() {
                 let key = v.key();
                 // Direct-addressed dictionaries answer a known key with one load.
+                // (`last` may stay older: any key/id pair it holds remains true.)
                 if let Some(id) = self.dict.get_direct(key) {
                     ids[n] = id;
                     n += 1;
-                    last = Some((key, id));
                     continue;
                 }
                 if let Some((k, id)) = last {
@@ -361,23 +361,6 @@ impl<T: Native> FixedWidthWriter<T> {
         self.minmax = NumMinMax::new(T::zero());
         self.nan_seen = false;
         stats
-    }
-}
-
-/// Validity bits `start..start + len` (len <= 64) as one word, bit 0 = row `start`.
-#[inline]
-fn validity_word(valid: &[u8], start: usize, len: usize) -> u64 {
-    let byte = start >> 3;
-    let shift = start & 7;
-    let mut word = [0u8; 16];
-    let avail = (valid.len() - byte).min(9);
-    word[..avail].copy_from_slice(&valid[byte..byte + avail]);
-    let w = u128::from_le_bytes(word) >> shift;
-    let w = w as u64;
-    if len == 64 {
-        w
-    } else {
-        w & ((1u64 << len) - 1)
     }
 }
 

@@ -31,51 +31,16 @@ pub enum V {
     B(Vec<u8>),
 }
 
-/// Owned buffers of one column, in the writer's input layout.
-#[derive(Clone, Debug)]
-pub enum Owned {
-    Bool(Vec<u8>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    Bin(Vec<i32>, Vec<u8>),
-    Fixed(usize, Vec<u8>),
+pub use vecruntime_parquet::column::{OwnedColumn, OwnedData as Owned};
+
+/// What a reader should return for a row of a column we wrote.
+pub trait Expected {
+    fn expected(&self, field: &Field, i: usize) -> Option<V>;
 }
 
-pub struct OwnedColumn {
-    pub validity: Option<Vec<u8>>,
-    pub data: Owned,
-}
-
-impl OwnedColumn {
-    pub fn view(&self) -> ColumnView<'_> {
-        let data = match &self.data {
-            Owned::Bool(b) => ColumnData::Boolean(b),
-            Owned::I32(v) => ColumnData::Int32(v),
-            Owned::I64(v) => ColumnData::Int64(v),
-            Owned::F32(v) => ColumnData::Float(v),
-            Owned::F64(v) => ColumnData::Double(v),
-            Owned::Bin(o, d) => ColumnData::Binary {
-                offsets: o,
-                data: d,
-            },
-            Owned::Fixed(w, d) => ColumnData::FixedBinary { width: *w, data: d },
-        };
-        ColumnView {
-            validity: self.validity.as_deref(),
-            data,
-        }
-    }
-
-    pub fn is_valid(&self, i: usize) -> bool {
-        self.validity
-            .as_ref()
-            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
-    }
-
+impl Expected for OwnedColumn {
     /// Row `i` as the reader should return it for `field`.
-    pub fn expected(&self, field: &Field, i: usize) -> Option<V> {
+    fn expected(&self, field: &Field, i: usize) -> Option<V> {
         if !self.is_valid(i) {
             return None;
         }

@@ -153,39 +153,32 @@ public final class ColumnBuffers implements AutoCloseable {
 
   /** Rows [row, row + count) from {@code values[from..]}, all valid (clear nulls with setNull). */
   public void setInts(int row, int[] values, int from, int count) {
-    checkRange(row, count);
-    checkType(ParquetSchema.PhysicalType.INT32);
-    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    b.position(4 * row);
-    b.asIntBuffer().put(values, from, count);
+    bulk(row, count, ParquetSchema.PhysicalType.INT32, 4).asIntBuffer().put(values, from, count);
     markValid(row, count);
   }
 
   public void setLongs(int row, long[] values, int from, int count) {
-    checkRange(row, count);
-    checkType(ParquetSchema.PhysicalType.INT64);
-    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    b.position(8 * row);
-    b.asLongBuffer().put(values, from, count);
+    bulk(row, count, ParquetSchema.PhysicalType.INT64, 8).asLongBuffer().put(values, from, count);
     markValid(row, count);
   }
 
   public void setFloats(int row, float[] values, int from, int count) {
-    checkRange(row, count);
-    checkType(ParquetSchema.PhysicalType.FLOAT);
-    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    b.position(4 * row);
-    b.asFloatBuffer().put(values, from, count);
+    bulk(row, count, ParquetSchema.PhysicalType.FLOAT, 4).asFloatBuffer().put(values, from, count);
     markValid(row, count);
   }
 
   public void setDoubles(int row, double[] values, int from, int count) {
-    checkRange(row, count);
-    checkType(ParquetSchema.PhysicalType.DOUBLE);
-    ByteBuffer b = this.values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    b.position(8 * row);
-    b.asDoubleBuffer().put(values, from, count);
+    bulk(row, count, ParquetSchema.PhysicalType.DOUBLE, 8).asDoubleBuffer().put(values, from, count);
     markValid(row, count);
+  }
+
+  /** The values buffer positioned at {@code row}, after checking the range and the type. */
+  private ByteBuffer bulk(int row, int count, ParquetSchema.PhysicalType type, int width) {
+    checkRange(row, count);
+    checkType(type);
+    ByteBuffer b = values.buffer().duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.position(width * row);
+    return b;
   }
 
   private void checkRange(int row, int count) {
@@ -294,6 +287,17 @@ public final class ColumnBuffers implements AutoCloseable {
     }
     rowsWithOffsets = 0;
     dataEnd = 0;
+  }
+
+  /** Native bytes held by this column's buffers. */
+  long capacityInBytes() {
+    long n = 0;
+    for (NativeBuffer b : new NativeBuffer[] {validity, values, offsets}) {
+      if (b != null) {
+        n += b.size();
+      }
+    }
+    return n;
   }
 
   void describe(long[] spec, int at) {

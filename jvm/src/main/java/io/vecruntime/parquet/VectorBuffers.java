@@ -1,7 +1,5 @@
 package io.vecruntime.parquet;
 
-import java.util.Objects;
-
 /**
  * A batch of rows as off-heap column buffers, one {@link ColumnBuffers} per schema column, in
  * exactly the layout native/parquet reads. Native memory is freed on {@link #close()}.
@@ -101,7 +99,7 @@ public final class VectorBuffers implements AutoCloseable {
   /** The (address, length) pairs the native writer reads, three per column. */
   long[] describe(ParquetSchema writerSchema) {
     checkOpen();
-    if (!Objects.equals(schema.columns().size(), writerSchema.columns().size())) {
+    if (schema.size() != writerSchema.size()) {
       throw new IllegalArgumentException("batch has " + schema.size()
           + " columns, the writer's schema has " + writerSchema.size());
     }
@@ -111,6 +109,16 @@ public final class VectorBuffers implements AutoCloseable {
       columns[i].describe(spec, i * NativeBridge.LONGS_PER_COLUMN);
     }
     return spec;
+  }
+
+  /** Native bytes held by the batch's buffers. */
+  public long capacityInBytes() {
+    checkOpen();
+    long n = 0;
+    for (ColumnBuffers c : columns) {
+      n += c.capacityInBytes();
+    }
+    return n;
   }
 
   public boolean isClosed() {

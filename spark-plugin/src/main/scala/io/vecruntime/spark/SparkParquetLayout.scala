@@ -126,7 +126,8 @@ object SparkParquetLayout {
             t.isAdjustedToUTC, nullable)
         case (physical, d: DecimalLogicalTypeAnnotation) =>
           b.decimalColumn(name, d.getPrecision, d.getScale, nullable)
-          val ours = b.build().columns().get(b.build().size() - 1)
+          val built = b.build()
+          val ours = built.column(built.size() - 1)
           if (ours.physicalType().name() != physical.name() ||
               (physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && ours.typeLength() != p.getTypeLength)) {
             throw new IllegalArgumentException(s"column '$name': decimal stored as $physical " +

@@ -64,7 +64,7 @@ class VectorParquetOutputWriter(
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
     batch = new RowBatch(batchRows, 1 << 20)
-    memory.update(writer.nativeBytesHeld() + batch.capacityInBytes())
+    accountMemory()
     ColumnarInput.register(this)
   } catch {
     case t: Throwable =>
@@ -99,19 +99,16 @@ class VectorParquetOutputWriter(
       }
       ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
       writer.write(columns)
-      memory.update(writer.nativeBytesHeld() + batch.capacityInBytes() + columnsBytes)
+      accountMemory()
     }
     pendingBatch = null
     pendingStart = 0
     pendingEnd = 0
   }
 
-  private def columnsBytes: Long = if (columns == null) 0L else {
-    (0 until layout.parquetSchema.size()).map { i =>
-      val c = columns.column(i)
-      Seq(c.validity(), c.values(), c.offsets()).filter(_ != null).map(_.size()).sum
-    }.sum
-  }
+  /** Tells the task's memory manager what this writer holds natively now. */
+  private def accountMemory(): Unit = memory.update(writer.nativeBytesHeld() +
+    batch.capacityInBytes() + (if (columns == null) 0L else columns.capacityInBytes()))
 
   private def writeRow(row: InternalRow): Unit = {
     val u = row match {
@@ -128,7 +125,7 @@ class VectorParquetOutputWriter(
     if (!batch.isEmpty) {
       writer.writeRows(batch)
       batch.clear()
-      memory.update(writer.nativeBytesHeld() + batch.capacityInBytes())
+      accountMemory()
     }
   }
 
