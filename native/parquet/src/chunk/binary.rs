@@ -12,6 +12,7 @@ use crate::encoding::Encoding;
 use crate::error::Result;
 use crate::options::WriterOptions;
 use crate::statistics::{BytesMinMax, PageStats, SortOrder};
+use std::ops::Range;
 
 // One per chunk writer: the size difference between variants does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -103,25 +104,30 @@ impl BinaryWriter {
         }
     }
 
-    /// [`Self::put`] for values that all go to the fallback encoding: DELTA_BYTE_ARRAY codes
-    /// each against the previous input slice, so values are not copied one by one.
-    fn put_fallback_run<'a>(&mut self, values: impl Iterator<Item = &'a [u8]>) {
+    /// [`Self::put`] for the values `data[r]` that all go to the fallback encoding:
+    /// DELTA_BYTE_ARRAY codes each against the previous one in `data`, so values are not copied
+    /// one by one.
+    fn put_fallback_run(&mut self, data: &[u8], ranges: impl Iterator<Item = Range<usize>>) {
         let Fallback::Delta(enc) = &mut self.fallback else {
-            for v in values {
-                self.put(v);
+            for r in ranges {
+                self.put(&data[r]);
             }
             return;
         };
         let ordered = self.core.order != SortOrder::Undefined;
         let (core, minmax) = (&mut self.core, &mut self.minmax);
         let mut raw = 0;
-        enc.put_all(values.inspect(|v| {
-            raw += v.len() + 4;
-            if ordered {
-                minmax.update(core.order, v);
-            }
-            core.bloom_insert(v);
-        }));
+        enc.put_run(
+            data,
+            ranges.inspect(|r| {
+                let v = &data[r.clone()];
+                raw += v.len() + 4;
+                if ordered {
+                    minmax.update(core.order, v);
+                }
+                core.bloom_insert(v);
+            }),
+        );
         self.state.add_raw(raw);
     }
 
@@ -152,7 +158,10 @@ impl BinaryWriter {
         self.fold_seen();
         match &mut self.fallback {
             // Prefix-coded against the previous dictionary entry in place, without copies.
-            Fallback::Delta(enc) => enc.put_all(self.state.ids.iter().map(|&id| self.dict.get(id))),
+            Fallback::Delta(enc) => enc.put_run(
+                self.dict.data(),
+                self.state.ids.iter().map(|&id| self.dict.range(id)),
+            ),
             other => {
                 for &id in &self.state.ids {
                     Self::put_fallback(other, self.dict.get(id));
@@ -178,11 +187,11 @@ impl ChunkWriter for BinaryWriter {
         self.core.put_levels(col.validity, start, end);
         match col.data {
             ColumnData::Binary { offsets, data } if !self.state.active => {
-                let value = |i: usize| &data[offsets[i] as usize..offsets[i + 1] as usize];
                 self.put_fallback_run(
+                    data,
                     (start..end)
                         .filter(|&i| col.validity.is_none_or(|v| bit(v, i)))
-                        .map(value),
+                        .map(|i| offsets[i] as usize..offsets[i + 1] as usize),
                 );
             }
             ColumnData::Binary { offsets, data } => {

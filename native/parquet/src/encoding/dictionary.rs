@@ -286,7 +286,18 @@ impl BytesDict {
 
     #[inline]
     pub fn get(&self, id: u32) -> &[u8] {
-        &self.data[self.offsets[id as usize]..self.offsets[id as usize + 1]]
+        &self.data[self.range(id)]
+    }
+
+    /// Where entry `id` lies in [`Self::data`].
+    #[inline]
+    pub fn range(&self, id: u32) -> std::ops::Range<usize> {
+        self.offsets[id as usize]..self.offsets[id as usize + 1]
+    }
+
+    /// All entries' bytes, in id order.
+    pub fn data(&self) -> &[u8] {
+        &self.data
     }
 
     pub fn clear(&mut self) {
@@ -310,7 +321,7 @@ impl BytesDict {
                 }
                 return (id, true);
             }
-            if self.hashes[id as usize] == h && self.get(id) == v {
+            if self.hashes[id as usize] == h && bytes_equal(self.get(id), v) {
                 return (id, false);
             }
             slot = (slot + 1) & self.mask;
@@ -329,6 +340,23 @@ impl BytesDict {
             self.table[slot] = id as u32;
         }
     }
+}
+
+/// Slice equality eight bytes at a time: a hit in a dictionary of short strings costs a few
+/// loads instead of a `memcmp` call.
+#[inline(always)]
+fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut a, mut b) = (a, b);
+    while a.len() >= 8 {
+        if a[..8] != b[..8] {
+            return false;
+        }
+        (a, b) = (&a[8..], &b[8..]);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]
@@ -373,6 +401,21 @@ mod tests {
             d.insert(k as u64);
         }
         assert_eq!(d.len(), 3);
+    }
+
+    #[test]
+    fn bytes_equal_matches_slice_equality() {
+        let base: Vec<u8> = (1..=20).collect();
+        for n in 0..=20 {
+            for m in 0..=20 {
+                assert_eq!(bytes_equal(&base[..n], &base[..m]), n == m);
+            }
+            for i in 0..n {
+                let mut v = base[..n].to_vec();
+                v[i] ^= 0x40;
+                assert!(!bytes_equal(&base[..n], &v), "{n} {i}");
+            }
+        }
     }
 
     #[test]
