@@ -17,6 +17,13 @@ use parquet::file::properties::{WriterProperties, WriterVersion};
 use tables::{our_schema, prepare, write_ours, Prepared, ROWS};
 use vecruntime_parquet::*;
 
+fn options(codec: Codec) -> WriterOptions {
+    WriterOptions {
+        codec,
+        ..Default::default()
+    }
+}
+
 fn arrow_props(codec: Codec) -> WriterProperties {
     let c = match codec {
         Codec::Uncompressed => Compression::UNCOMPRESSED,
@@ -57,14 +64,14 @@ fn bench_table(c: &mut Criterion, name: &str, table: RecordBatch) {
         let mut g = c.benchmark_group(format!("{name}/{}", codec.name().to_lowercase()));
         g.sample_size(10);
         g.throughput(Throughput::Elements(table.num_rows() as u64));
-        let ours = write_ours(&schema, &p, codec);
+        let ours = write_ours(&schema, &p, options(codec));
         let theirs = write_arrow(&p, codec);
         eprintln!(
             "{name}/{}: vecruntime {ours} bytes, arrow-rs {theirs} bytes",
             codec.name()
         );
         g.bench_function(BenchmarkId::new("vecruntime", table.num_rows()), |b| {
-            b.iter(|| write_ours(&schema, &p, codec))
+            b.iter(|| write_ours(&schema, &p, options(codec)))
         });
         g.bench_function(BenchmarkId::new("arrow-rs", table.num_rows()), |b| {
             b.iter(|| write_arrow(&p, codec))

@@ -306,16 +306,8 @@ pub fn prepare(b: &RecordBatch) -> Prepared {
     Prepared { batches, decimals }
 }
 
-pub fn write_ours(schema: &Schema, p: &Prepared, codec: Codec) -> u64 {
-    let mut w = FileWriter::new(
-        std::io::sink(),
-        schema.clone(),
-        WriterOptions {
-            codec,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+pub fn write_ours(schema: &Schema, p: &Prepared, options: WriterOptions) -> u64 {
+    let mut w = FileWriter::new(std::io::sink(), schema.clone(), options).unwrap();
     let mut validity: Vec<Option<Vec<u8>>> = Vec::new();
     for (b, decs) in p.batches.iter().zip(&p.decimals) {
         // Sliced arrow bitmaps can start mid-byte; copy those (not the case for 64 Ki slices).

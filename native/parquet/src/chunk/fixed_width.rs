@@ -306,7 +306,10 @@ impl<T: Native> FixedWidthWriter<T> {
                     }
                 }
             }
-            self.state.ids.extend_from_slice(&ids[..n]);
+            // The whole block buffer cut back: a fixed-size copy, not a memcpy call.
+            let len = self.state.ids.len();
+            self.state.ids.extend_from_slice(&ids);
+            self.state.ids.truncate(len + n);
             if let Some((k, id)) = last {
                 (self.last_key, self.last_id) = (k, id);
             }

@@ -1,6 +1,8 @@
 //! Little-endian bit packing of groups of 8 values, as Parquet's RLE/bit-packed hybrid and
 //! DELTA_BINARY_PACKED miniblocks store them (first value in the lowest bits).
 
+use super::append_prefix;
+
 /// Packs 8 values of `width` bits (0..=64) into exactly `width` bytes appended to `out`.
 #[inline]
 pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
@@ -33,7 +35,7 @@ pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
         }
     }
     buf[pos..pos + 8].copy_from_slice(&(acc as u64).to_le_bytes());
-    out.extend_from_slice(&buf[..width as usize]);
+    append_prefix(out, &buf, width as usize);
 }
 
 /// Packs 8 values of up to 32 bits (each below `1 << width`).
@@ -58,7 +60,7 @@ pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
         }
     }
     buf[pos..pos + 4].copy_from_slice(&(acc as u32).to_le_bytes());
-    out.extend_from_slice(&buf[..width as usize]);
+    append_prefix(out, &buf, width as usize);
 }
 
 #[cfg(test)]

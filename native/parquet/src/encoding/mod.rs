@@ -51,6 +51,17 @@ pub fn bit_width(max: u64) -> u32 {
     64 - max.leading_zeros()
 }
 
+/// Appends the first `len` bytes of `buf`. A fixed-size copy cut back to length compiles to a
+/// few vector moves; a variable-length `extend_from_slice` is a `memcpy` call, which costs more
+/// than the copy for the handful of bytes bit packing produces.
+#[inline(always)]
+pub(crate) fn append_prefix<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], len: usize) {
+    debug_assert!(len <= N);
+    let start = out.len();
+    out.extend_from_slice(buf);
+    out.truncate(start + len);
+}
+
 pub(crate) fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);

@@ -5,7 +5,7 @@
 //! bit-packed in groups of 8, up to 63 groups a run.
 
 use super::bit_pack::pack8_u32;
-use super::write_uleb;
+use super::{append_prefix, write_uleb};
 
 pub struct RleEncoder {
     width: u32,
@@ -153,8 +153,7 @@ impl RleEncoder {
         self.end_bit_packed_run();
         write_uleb(&mut self.out, (self.repeat_count as u64) << 1);
         let bytes = self.width.div_ceil(8) as usize;
-        self.out
-            .extend_from_slice(&self.previous.to_le_bytes()[..bytes]);
+        append_prefix(&mut self.out, &self.previous.to_le_bytes(), bytes);
         self.repeat_count = 0;
         self.num_buffered = 0;
     }
