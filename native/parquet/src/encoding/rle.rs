@@ -59,38 +59,38 @@ impl RleEncoder {
         }
     }
 
-    /// `put(v)` for every value of `vals`, with the run state kept in registers.
+    /// `put(v)` for every value of `vals`, a group of 8 at a time where the encoder is at a
+    /// group boundary: there a run can only start with 8 equal values (the repeat count is 0),
+    /// so a group that is not all equal is packed as it is, with one test instead of a
+    /// data-dependent branch per value; an all-equal group opens an RLE run, extended here.
     pub fn put_all(&mut self, vals: &[u32]) {
-        let (mut previous, mut repeat, mut buffered) =
-            (self.previous, self.repeat_count, self.num_buffered);
-        for &v in vals {
-            if v == previous {
-                repeat += 1;
-                if repeat >= 8 {
-                    continue;
+        let mut i = 0;
+        while i < vals.len() {
+            if self.num_buffered == 0 && self.repeat_count < 8 && vals.len() - i >= 8 {
+                let group: [u32; 8] = vals[i..i + 8].try_into().expect("8 values");
+                let first = group[0];
+                if group.iter().fold(true, |all, &v| all & (v == first)) {
+                    let mut end = i + 8;
+                    while end < vals.len() && vals[end] == first {
+                        end += 1;
+                    }
+                    // The state `put` leaves: the first 7 buffered, the rest only counted.
+                    self.buffered = group;
+                    self.num_buffered = 7;
+                    self.previous = first;
+                    self.repeat_count = end - i;
+                    i = end;
+                } else {
+                    self.buffered = group;
+                    self.previous = group[7];
+                    self.write_bit_packed_group();
+                    i += 8;
                 }
-            } else {
-                if repeat >= 8 {
-                    self.previous = previous;
-                    self.repeat_count = repeat;
-                    self.num_buffered = buffered;
-                    self.write_rle_run();
-                    buffered = 0;
-                }
-                repeat = 1;
-                previous = v;
+                continue;
             }
-            self.buffered[buffered & 7] = v;
-            buffered += 1;
-            if buffered == 8 {
-                self.write_bit_packed_group();
-                buffered = 0;
-                repeat = 0;
-            }
+            self.put(vals[i]);
+            i += 1;
         }
-        self.previous = previous;
-        self.repeat_count = repeat;
-        self.num_buffered = buffered;
     }
 
     /// `put(v)` `n` times, a buffer-full at a time, O(1) once a run is established.
@@ -213,14 +213,16 @@ mod tests {
         for i in 0..5000u32 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             let run = [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65][(x >> 8) as usize % 11];
-            vals.extend(std::iter::repeat_n(i % 37, run));
+            // Mostly a new value, sometimes the previous run's again.
+            let v = if x % 5 == 0 { (i + 36) % 37 } else { i % 37 };
+            vals.extend(std::iter::repeat_n(v, run));
         }
         for width in [1, 6, 17, 32] {
             let masked: Vec<u32> = vals
                 .iter()
                 .map(|v| v & ((1u64 << width) - 1) as u32)
                 .collect();
-            for split in [1, 7, 64, 1000] {
+            for split in [1, 7, 8, 9, 64, 1000] {
                 let mut a = RleEncoder::new(width);
                 let mut b = RleEncoder::new(width);
                 for &v in &masked {
