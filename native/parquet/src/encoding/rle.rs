@@ -214,7 +214,11 @@ mod tests {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             let run = [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65][(x >> 8) as usize % 11];
             // Mostly a new value, sometimes the previous run's again.
-            let v = if x.is_multiple_of(5) { (i + 36) % 37 } else { i % 37 };
+            let v = if x.is_multiple_of(5) {
+                (i + 36) % 37
+            } else {
+                i % 37
+            };
             vals.extend(std::iter::repeat_n(v, run));
         }
         for width in [1, 6, 17, 32] {
