@@ -2,7 +2,8 @@
 //!     cargo build --release --example profile_write
 //!     perf record target/release/examples/profile_write [store_sales|strings] [iterations] [codec]
 //! store_sales is dsdgen data when benchmarks/data/store_sales.parquet exists (as in the
-//! criterion benchmark), the strings table the benchmark's.
+//! criterion benchmark), the strings table the benchmark's. `VECRUNTIME_PER_COLUMN=1` also
+//! times each column written alone.
 #[path = "../benches/tables/mod.rs"]
 mod tables;
 
@@ -26,6 +27,20 @@ fn main() {
         codec,
         ..Default::default()
     };
+    if std::env::var_os("VECRUNTIME_PER_COLUMN").is_some() {
+        // Each column alone. A narrow column is under a byte a row, and then parquet-java's
+        // row-group check (which the writer keeps) runs on every row; checks every 10,000 rows
+        // here, so the figure is the column's encoding cost.
+        let alone = WriterOptions {
+            min_row_count_for_size_check: i32::MAX as usize,
+            ..options.clone()
+        };
+        for (i, f) in table.schema().fields().iter().enumerate() {
+            let one = table.project(&[i]).expect("column");
+            let (bytes, ns) = time_writes(&one, iters, alone.clone());
+            eprintln!("{:>24} {ns:6.1} ns/row {bytes:>10} bytes", f.name());
+        }
+    }
     let (bytes, ns) = time_writes(&table, iters, options);
     eprintln!("{bytes} bytes, {ns:.1} ns/row, {:.2} Mrows/s", 1e3 / ns);
 }

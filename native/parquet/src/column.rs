@@ -130,14 +130,25 @@ pub(crate) fn bit(bitmap: &[u8], i: usize) -> bool {
     bitmap[i >> 3] & (1 << (i & 7)) != 0
 }
 
+/// Up to `N` (8 or 16) bytes of `bytes` from `at` as a little-endian integer, zero past the end.
+/// One unaligned load away from the end of the buffer; a byte-count copy only in its last
+/// bytes (a variable-length copy is a `memcpy` call).
+#[inline(always)]
+fn load_le<const N: usize>(bytes: &[u8], at: usize) -> u128 {
+    let mut word = [0u8; 16];
+    if bytes.len() - at >= N {
+        word[..N].copy_from_slice(&bytes[at..at + N]);
+    } else {
+        let avail = bytes.len() - at;
+        word[..avail].copy_from_slice(&bytes[at..]);
+    }
+    u128::from_le_bytes(word)
+}
+
 /// The value of bit `i` and how many bits from `i` (at most 56, never past `end`) share it.
 #[inline]
 pub(crate) fn bit_run(bitmap: &[u8], i: usize, end: usize) -> (bool, usize) {
-    let byte = i >> 3;
-    let mut word = [0u8; 8];
-    let avail = (bitmap.len() - byte).min(8);
-    word[..avail].copy_from_slice(&bitmap[byte..byte + avail]);
-    let w = u64::from_le_bytes(word) >> (i & 7);
+    let w = load_le::<8>(bitmap, i >> 3) as u64 >> (i & 7);
     let set = w & 1 == 1;
     let run = if set {
         w.trailing_ones()
@@ -150,13 +161,7 @@ pub(crate) fn bit_run(bitmap: &[u8], i: usize, end: usize) -> (bool, usize) {
 /// Validity bits `start..start + len` (len <= 64) as one word, bit 0 = row `start`.
 #[inline]
 pub(crate) fn validity_word(valid: &[u8], start: usize, len: usize) -> u64 {
-    let byte = start >> 3;
-    let shift = start & 7;
-    let mut word = [0u8; 16];
-    let avail = (valid.len() - byte).min(9);
-    word[..avail].copy_from_slice(&valid[byte..byte + avail]);
-    let w = u128::from_le_bytes(word) >> shift;
-    let w = w as u64;
+    let w = (load_le::<16>(valid, start >> 3) >> (start & 7)) as u64;
     if len == 64 {
         w
     } else {
@@ -307,4 +312,28 @@ pub(crate) fn validate(field: &Field, col: &ColumnView, n: usize) -> Result<()> 
         _ => return mismatch(),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_runs_read_every_offset_up_to_the_end() {
+        let bitmap: Vec<u8> = (0..37u32)
+            .map(|i| (i.wrapping_mul(0x9E37) >> 3) as u8)
+            .collect();
+        let n = bitmap.len() * 8;
+        for start in 0..n {
+            for len in [1, 7, 8, 9, 63, 64] {
+                let len = len.min(n - start);
+                let want = (0..len).fold(0u64, |w, j| w | (bit(&bitmap, start + j) as u64) << j);
+                assert_eq!(validity_word(&bitmap, start, len), want, "{start} {len}");
+            }
+            let (set, run) = bit_run(&bitmap, start, n);
+            assert_eq!(set, bit(&bitmap, start));
+            assert!((start..start + run).all(|j| bit(&bitmap, j) == set));
+            assert!(start + run == n || run == 56 || bit(&bitmap, start + run) != set);
+        }
+    }
 }

@@ -181,12 +181,7 @@ impl ChunkCore {
                     self.levels.put_run(0, n);
                     self.page_nulls += n;
                 } else {
-                    let mut i = start;
-                    while i < end {
-                        let (set, run) = crate::column::bit_run(v, i, end);
-                        self.levels.put_run(set as u32, run);
-                        i += run;
-                    }
+                    self.levels.put_bits(v, start, end);
                     self.page_nulls += n - valid;
                 }
             }

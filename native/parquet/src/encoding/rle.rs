@@ -93,6 +93,53 @@ impl RleEncoder {
         }
     }
 
+    /// `put(bit)` for bits `start..end` of an LSB-first bitmap (definition levels from a
+    /// validity bitmap; width 1). At a group boundary 8 bits are one byte: a mixed byte is the
+    /// bit-packed group itself, an all-0 or all-1 byte opens an RLE run extended by whole runs
+    /// of the bitmap, with the same bytes as value-by-value [`Self::put`].
+    pub fn put_bits(&mut self, bitmap: &[u8], start: usize, end: usize) {
+        debug_assert_eq!(self.width, 1);
+        let mut i = start;
+        while i < end {
+            if self.num_buffered == 0 && self.repeat_count < 8 && end - i >= 8 {
+                let byte = crate::column::validity_word(bitmap, i, 8) as u8;
+                if byte == 0 || byte == 0xFF {
+                    let v = (byte & 1) as u32;
+                    let mut run = 8;
+                    while i + run < end {
+                        let (set, n) = crate::column::bit_run(bitmap, i + run, end);
+                        if set as u32 != v {
+                            break;
+                        }
+                        run += n;
+                    }
+                    // The state `put` leaves: the first 7 buffered, the rest only counted.
+                    self.buffered = [v; 8];
+                    self.num_buffered = 7;
+                    self.previous = v;
+                    self.repeat_count = run;
+                    i += run;
+                } else {
+                    if self.bit_packed_groups >= 63 {
+                        self.end_bit_packed_run();
+                    }
+                    if self.bit_packed_header.is_none() {
+                        self.out.push(0);
+                        self.bit_packed_header = Some(self.out.len() - 1);
+                    }
+                    self.out.push(byte);
+                    self.bit_packed_groups += 1;
+                    self.previous = (byte >> 7) as u32;
+                    self.repeat_count = 0;
+                    i += 8;
+                }
+                continue;
+            }
+            self.put(crate::column::bit(bitmap, i) as u32);
+            i += 1;
+        }
+    }
+
     /// `put(v)` `n` times, a buffer-full at a time, O(1) once a run is established.
     pub fn put_run(&mut self, v: u32, mut n: usize) {
         if n == 0 {
@@ -244,6 +291,44 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn put_bits_matches_put() {
+        // Bitmaps from all-valid to all-null with runs of every length, read from every bit
+        // offset and in pieces that cut groups and runs anywhere.
+        let mut x = 99u64;
+        for density in [0u64, 1, 45, 500, 955, 999, 1000] {
+            let mut bits = Vec::new();
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let run = 1 + (x >> 40) as usize % [1, 3, 9, 30][(x % 4) as usize];
+                bits.extend(std::iter::repeat_n(x % 1000 < density, run));
+            }
+            let mut bitmap = vec![0u8; bits.len().div_ceil(8)];
+            for (i, &b) in bits.iter().enumerate() {
+                bitmap[i / 8] |= (b as u8) << (i % 8);
+            }
+            for (start, piece) in [(0, 1), (3, 7), (5, 64), (0, 1000), (11, 100_000)] {
+                let mut a = RleEncoder::new(1);
+                let mut b = RleEncoder::new(1);
+                for &bit in &bits[start..] {
+                    a.put(bit as u32);
+                }
+                let mut i = start;
+                while i < bits.len() {
+                    let e = (i + piece).min(bits.len());
+                    b.put_bits(&bitmap, i, e);
+                    i = e;
+                }
+                let (mut ea, mut eb) = (Vec::new(), Vec::new());
+                a.finish_into(&mut ea);
+                b.finish_into(&mut eb);
+                assert_eq!(ea, eb, "density {density} start {start} piece {piece}");
+            }
+        }
+    }
 
     /// An independent decoder written from the format spec.
     fn decode(bytes: &[u8], width: u32, n: usize) -> Vec<u32> {
