@@ -82,6 +82,24 @@ pub fn int96_from_micros(micros: i64) -> [u8; 12] {
     out
 }
 
+/// Transposes a 64x64 bit matrix in place (bit `c` of row `r` becomes bit `r` of row `c`),
+/// swapping ever smaller blocks: 6 rounds of 32 masked swaps.
+fn transpose64(m: &mut [u64; 64]) {
+    let mut width = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while width != 0 {
+        for k in 0..64 {
+            if k & width == 0 {
+                let t = ((m[k] >> width) ^ m[k + width]) & mask;
+                m[k] ^= t << width;
+                m[k + width] ^= t;
+            }
+        }
+        width >>= 1;
+        mask ^= mask << width;
+    }
+}
+
 /// Column buffers of one batch, reused from batch to batch.
 #[derive(Default)]
 struct ColumnBuf {
@@ -103,6 +121,9 @@ pub struct RowTransposer {
     cols: Vec<ColumnBuf>,
     /// Start of each row of the current batch, checked.
     starts: Vec<usize>,
+    /// Per null-bitset word of a 64-row chunk: its null bits transposed, entry `c` holding
+    /// field `64 * word + c`'s null bits of the chunk's rows.
+    null_columns: Vec<[u64; 64]>,
 }
 
 impl RowTransposer {
@@ -113,6 +134,7 @@ impl RowTransposer {
             types,
             cols,
             starts: Vec::new(),
+            null_columns: Vec::new(),
         }
     }
 
@@ -173,17 +195,24 @@ impl RowTransposer {
         // Chunks of 64 rows (about 13 KB of store_sales rows) stay in L1 while every column is
         // gathered from them; a column-at-a-time pass over the whole batch would stream it from
         // memory once per column. One validity word per chunk and column.
+        self.null_columns.resize(bitset / 8, [0; 64]);
         for (chunk, starts) in self.starts.chunks(64).enumerate() {
             let base = chunk * 64;
             let full = u64::MAX >> (64 - starts.len());
+            // The chunk's null bitsets, rows by fields, turned into fields by rows: one 64x64
+            // bit transpose per word instead of a byte load and shift per row and field.
+            for (w, matrix) in self.null_columns.iter_mut().enumerate() {
+                matrix.fill(0);
+                for (k, &at) in starts.iter().enumerate() {
+                    matrix[k] =
+                        u64::from_le_bytes(rows[at + 8 * w..at + 8 * w + 8].try_into().unwrap());
+                }
+                transpose64(matrix);
+            }
             for (ci, &t) in self.types.iter().enumerate() {
                 let col = &mut self.cols[ci];
                 let so = bitset + 8 * ci;
-                let (null_byte, null_bit) = (ci >> 3, ci & 7);
-                let mut valid: u64 = 0;
-                for (k, &at) in starts.iter().enumerate() {
-                    valid |= (((rows[at + null_byte] >> null_bit) & 1 ^ 1) as u64) << k;
-                }
+                let valid = !self.null_columns[ci >> 6][ci & 63] & full;
                 let slot =
                     |at: usize| u64::from_le_bytes(rows[at + so..at + so + 8].try_into().unwrap());
                 // Fixed-width values are gathered whatever the validity (a null's slot is zero).
@@ -535,6 +564,66 @@ mod tests {
         for c in &b.columns {
             let v = c.validity.expect("a null row");
             assert_eq!(v[0] & 0b111, 0b101);
+        }
+    }
+
+    #[test]
+    fn bit_matrix_transposed() {
+        let mut m = [0u64; 64];
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for row in m.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *row = x;
+        }
+        let orig = m;
+        transpose64(&mut m);
+        for r in 0..64 {
+            for c in 0..64 {
+                assert_eq!(m[c] >> r & 1, orig[r] >> c & 1, "row {r} column {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn nulls_of_many_fields_and_rows() {
+        // 70 long fields (two null-bitset words) over 150 rows (three chunks, the last short):
+        // field f of row r is null when (r * 7 + f * 3) % 5 == 0, else holds r * 1000 + f.
+        let nf = 70;
+        let null = |r: usize, f: usize| (r * 7 + f * 3) % 5 == 0;
+        let rows: Vec<Vec<u8>> = (0..150)
+            .map(|r| {
+                (0..nf)
+                    .fold(RowBuilder::new(nf), |b, f| {
+                        if null(r, f) {
+                            b.null(f)
+                        } else {
+                            b.fixed(f, (r * 1000 + f) as u64)
+                        }
+                    })
+                    .buf
+            })
+            .collect();
+        let (data, offsets) = batch(&rows);
+        let names = (0..nf).map(|i| format!("c{i}")).collect();
+        let mut t = RowTransposer::new(names, vec![SparkType::Long; nf]);
+        let b = t.transpose(&data, &offsets).unwrap();
+        for (f, c) in b.columns.iter().enumerate() {
+            let v = c.validity.expect("nulls in every field");
+            let ColumnData::Int64(vals) = c.data else {
+                panic!()
+            };
+            for r in 0..150 {
+                assert_eq!(
+                    v[r / 8] >> (r % 8) & 1 == 0,
+                    null(r, f),
+                    "field {f} row {r}"
+                );
+                if !null(r, f) {
+                    assert_eq!(vals[r], (r * 1000 + f) as i64);
+                }
+            }
         }
     }
 
