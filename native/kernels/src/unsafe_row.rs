@@ -579,9 +579,9 @@ mod tests {
         }
         let orig = m;
         transpose64(&mut m);
-        for r in 0..64 {
-            for c in 0..64 {
-                assert_eq!(m[c] >> r & 1, orig[r] >> c & 1, "row {r} column {c}");
+        for (r, row) in orig.iter().enumerate() {
+            for (c, column) in m.iter().enumerate() {
+                assert_eq!(column >> r & 1, row >> c & 1, "row {r} column {c}");
             }
         }
     }
