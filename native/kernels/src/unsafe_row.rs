@@ -591,7 +591,7 @@ mod tests {
         // 70 long fields (two null-bitset words) over 150 rows (three chunks, the last short):
         // field f of row r is null when (r * 7 + f * 3) % 5 == 0, else holds r * 1000 + f.
         let nf = 70;
-        let null = |r: usize, f: usize| (r * 7 + f * 3) % 5 == 0;
+        let null = |r: usize, f: usize| (r * 7 + f * 3).is_multiple_of(5);
         let rows: Vec<Vec<u8>> = (0..150)
             .map(|r| {
                 (0..nf)
