@@ -3,7 +3,7 @@
 //!     perf record target/release/examples/profile_write [store_sales|strings] [iterations] [codec]
 //! store_sales is dsdgen data when benchmarks/data/store_sales.parquet exists (as in the
 //! criterion benchmark), the strings table the benchmark's. `VECRUNTIME_PER_COLUMN=1` also
-//! times each column written alone.
+//! times each column written alone (`=name`: only that column).
 #[path = "../benches/tables/mod.rs"]
 mod tables;
 
@@ -27,7 +27,7 @@ fn main() {
         codec,
         ..Default::default()
     };
-    if std::env::var_os("VECRUNTIME_PER_COLUMN").is_some() {
+    if let Ok(only) = std::env::var("VECRUNTIME_PER_COLUMN") {
         // Each column alone. A narrow column is under a byte a row, and then parquet-java's
         // row-group check (which the writer keeps) runs on every row; checks every 10,000 rows
         // here, so the figure is the column's encoding cost.
@@ -36,9 +36,15 @@ fn main() {
             ..options.clone()
         };
         for (i, f) in table.schema().fields().iter().enumerate() {
+            if only != "1" && only != *f.name() {
+                continue;
+            }
             let one = table.project(&[i]).expect("column");
             let (bytes, ns) = time_writes(&one, iters, alone.clone());
             eprintln!("{:>24} {ns:6.1} ns/row {bytes:>10} bytes", f.name());
+        }
+        if only != "1" {
+            return;
         }
     }
     let (bytes, ns) = time_writes(&table, iters, options);
