@@ -30,6 +30,36 @@ impl Compressor {
         self.codec == Codec::Uncompressed
     }
 
+    /// Compresses `input` into `buf[..n]` and returns `n`. `buf` keeps its length from call to
+    /// call: growing a buffer to the codec's bound zero-fills it, and doing that for every page
+    /// (a megabyte each) is a `memset` as large as the page.
+    pub fn compress_into(&mut self, input: &[u8], buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        let bound = match self.codec {
+            Codec::Snappy => snap::raw::max_compress_len(input.len()),
+            Codec::Zstd(_) => zstd::zstd_safe::compress_bound(input.len()),
+            Codec::Lz4Raw => lz4_flex::block::get_maximum_output_size(input.len()),
+            _ => {
+                buf.clear();
+                self.compress(input, buf)?;
+                return Ok(buf.len());
+            }
+        };
+        if buf.len() < bound {
+            buf.resize(bound, 0);
+        }
+        match self.codec {
+            Codec::Snappy => self
+                .snappy
+                .compress(input, buf)
+                .map_err(std::io::Error::other),
+            Codec::Zstd(_) => {
+                let z = self.zstd.as_mut().expect("zstd context made in new");
+                z.compress_to_buffer(input, &mut buf[..])
+            }
+            _ => lz4_flex::block::compress_into(input, buf).map_err(std::io::Error::other),
+        }
+    }
+
     /// Appends `input` compressed to `out`.
     pub fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.codec {

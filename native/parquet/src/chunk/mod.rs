@@ -227,16 +227,17 @@ impl ChunkCore {
             return Err(self.too_large("a page", uncompressed));
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
         let is_compressed = !values.is_empty();
         // Uncompressed pages are copied once, straight from `values`.
         let compressed: &[u8] = if self.compressor.is_uncompressed() {
             values
         } else {
-            if is_compressed {
-                self.compressor.compress(values, &mut scratch)?;
-            }
-            &scratch
+            let n = if is_compressed {
+                self.compressor.compress_into(values, &mut scratch)?
+            } else {
+                0
+            };
+            &scratch[..n]
         };
         let compressed_size = levels.len() + compressed.len();
         if compressed_size > MAX_PAGE_BYTES {
