@@ -224,16 +224,6 @@ impl ChunkWriter for BinaryWriter {
                 self.fall_back();
             }
         }
-        if !self.state.active {
-            match &mut self.fallback {
-                Fallback::Delta(e) => e.finish_into(&mut body),
-                Fallback::Plain(v) => {
-                    body.extend_from_slice(v);
-                    v.clear();
-                }
-                Fallback::Split(e) => e.finish_into(&mut body),
-            }
-        }
         self.state.end_page();
         self.fold_seen();
         let stats = PageStats {
@@ -241,7 +231,28 @@ impl ChunkWriter for BinaryWriter {
             min_max: self.minmax.take(),
             unordered_values: false,
         };
-        let r = self.core.write_data_page(encoding, &body, stats);
+        // The fallback's bytes go to the page as they lie (PLAIN values, DELTA_BYTE_ARRAY
+        // suffixes): one copy instead of two for an uncompressed page.
+        let r = match (&mut self.fallback, self.state.active) {
+            (_, true) => self.core.write_data_page(encoding, &body, stats),
+            (Fallback::Delta(e), false) => {
+                let suffixes = e.finish_lengths_into(&mut body);
+                let r = self
+                    .core
+                    .write_data_page_parts(encoding, &[&body, suffixes], stats);
+                e.clear();
+                r
+            }
+            (Fallback::Plain(v), false) => {
+                let r = self.core.write_data_page(encoding, v, stats);
+                v.clear();
+                r
+            }
+            (Fallback::Split(e), false) => {
+                e.finish_into(&mut body);
+                self.core.write_data_page(encoding, &body, stats)
+            }
+        };
         self.body = body;
         r
     }

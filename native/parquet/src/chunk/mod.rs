@@ -85,6 +85,8 @@ pub(crate) struct ChunkCore {
     pub bloom: Option<BloomFilter>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
     scratch: Vec<u8>,
+    /// Values given in pieces, joined for the compressor.
+    joined: Vec<u8>,
     levels_bytes: Vec<u8>,
 }
 
@@ -159,6 +161,7 @@ impl ChunkCore {
                 .map(|(o, max)| BloomFilter::new(o, *max)),
             bloom_opts,
             scratch: Vec::new(),
+            joined: Vec::new(),
             levels_bytes: Vec::new(),
         })
     }
@@ -217,36 +220,60 @@ impl ChunkCore {
         values: &[u8],
         stats: PageStats,
     ) -> Result<()> {
+        self.write_data_page_parts(encoding, &[values], stats)
+    }
+
+    /// [`Self::write_data_page`] for values given in pieces (an encoder's streams as they
+    /// lie): uncompressed pages copy each piece once into the page.
+    pub fn write_data_page_parts(
+        &mut self,
+        encoding: Encoding,
+        values: &[&[u8]],
+        stats: PageStats,
+    ) -> Result<()> {
         let levels = if self.nullable {
             self.levels.finish()
         } else {
             Vec::new()
         };
-        let uncompressed = levels.len() + values.len();
+        let values_len: usize = values.iter().map(|v| v.len()).sum();
+        let uncompressed = levels.len() + values_len;
         if uncompressed > MAX_PAGE_BYTES {
             return Err(self.too_large("a page", uncompressed));
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let is_compressed = !values.is_empty();
+        let mut joined = std::mem::take(&mut self.joined);
+        let is_compressed = values_len > 0;
+        let single;
         // Uncompressed pages are copied once, straight from `values`.
-        let compressed: &[u8] = if self.compressor.is_uncompressed() {
+        let compressed: &[&[u8]] = if self.compressor.is_uncompressed() {
             values
         } else {
+            let input = match values {
+                [one] => one,
+                _ => {
+                    joined.clear();
+                    values.iter().for_each(|v| joined.extend_from_slice(v));
+                    &joined[..]
+                }
+            };
             let n = if is_compressed {
-                self.compressor.compress_into(values, &mut scratch)?
+                self.compressor.compress_into(input, &mut scratch)?
             } else {
                 0
             };
-            &scratch[..n]
+            single = [&scratch[..n]];
+            &single
         };
-        let compressed_size = levels.len() + compressed.len();
+        let compressed_len: usize = compressed.iter().map(|v| v.len()).sum();
+        let compressed_size = levels.len() + compressed_len;
         if compressed_size > MAX_PAGE_BYTES {
             return Err(self.too_large("a compressed page", compressed_size));
         }
         let crc = self.checksum.then(|| {
             let mut h = crc32fast::Hasher::new();
             h.update(&levels);
-            h.update(compressed);
+            compressed.iter().for_each(|v| h.update(v));
             h.finalize()
         });
         let header = DataPageV2Header {
@@ -262,14 +289,17 @@ impl ChunkCore {
             is_compressed,
         };
         // The header is a few dozen bytes (no page statistics); 256 covers it.
-        self.reserve_segment(256 + levels.len() + compressed.len());
+        self.reserve_segment(256 + levels.len() + compressed_len);
         let offset = self.pages_len();
         let start = self.current.len();
         header.write(&mut self.current);
         let header_len = self.current.len() - start;
         self.current.extend_from_slice(&levels);
-        self.current.extend_from_slice(compressed);
+        compressed
+            .iter()
+            .for_each(|v| self.current.extend_from_slice(v));
         self.scratch = scratch;
+        self.joined = joined;
         self.levels_bytes = levels;
         self.locations.push(PageLocation {
             offset: offset as i64,

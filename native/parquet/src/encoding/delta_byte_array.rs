@@ -78,9 +78,22 @@ impl DeltaByteArrayEncoder {
     }
 
     pub fn finish_into(&mut self, out: &mut Vec<u8>) {
+        let suffixes = self.finish_lengths_into(out);
+        out.extend_from_slice(suffixes);
+        self.clear();
+    }
+
+    /// Appends the page's two length streams to `out` and returns its suffix bytes (the rest
+    /// of the page), so that a caller can write them without copying them into `out` first;
+    /// call [`Self::clear`] after.
+    pub fn finish_lengths_into(&mut self, out: &mut Vec<u8>) -> &[u8] {
         self.prefix_lengths.finish_into(out);
         self.suffix_lengths.finish_into(out);
-        out.extend_from_slice(&self.suffixes);
+        &self.suffixes
+    }
+
+    /// Starts the next page.
+    pub fn clear(&mut self) {
         self.suffixes.clear();
         self.previous.clear();
     }
