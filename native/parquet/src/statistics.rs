@@ -69,7 +69,7 @@ fn be_word(v: &[u8]) -> u64 {
 /// The first eight bytes of `v` as a big-endian word, zero-padded when `v` is shorter; short
 /// values are read with overlapping loads instead of a byte-count `memcpy`.
 #[inline(always)]
-fn padded_be_word(v: &[u8]) -> u64 {
+pub(crate) fn padded_be_word(v: &[u8]) -> u64 {
     let n = v.len();
     if n >= 8 {
         be_word(v)

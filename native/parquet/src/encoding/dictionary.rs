@@ -1,5 +1,7 @@
 //! Dictionaries for RLE_DICTIONARY: value -> id maps in insertion order, open addressing.
 
+use crate::statistics::padded_be_word;
+
 const EMPTY: u32 = u32::MAX;
 
 #[inline]
@@ -354,13 +356,14 @@ fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     let (mut a, mut b) = (a, b);
-    while a.len() >= 8 {
+    while a.len() > 8 {
         if a[..8] != b[..8] {
             return false;
         }
         (a, b) = (&a[8..], &b[8..]);
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+    // The last 1-8 bytes as one zero-padded word each (same length, so padding is equal).
+    padded_be_word(a) == padded_be_word(b)
 }
 
 #[cfg(test)]
