@@ -232,7 +232,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
 }
 
 /// Turns a row batch into column buffers and drops them: the row path alone, without encoding,
-/// for measurements. Returns the bytes of column data produced.
+/// for measurements. Returns a value that depends on the work (rows plus buffer bytes), so
+/// that it cannot be optimised away.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_transposeRows<'l>(
     mut env: JNIEnv<'l>,
@@ -246,7 +247,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_transposeRows<'l>
     entry(&mut env, -1, |env| {
         let codes = ints(env, &codes)?;
         let names: Vec<String> = (0..codes.len() / 2).map(|i| format!("field {i}")).collect();
-        let mut transposer = RowTransposer::new(names.clone(), row_types(&codes, &names)?);
+        let types = row_types(&codes, &names)?;
+        let mut transposer = RowTransposer::new(names, types);
         let pin = memory::pin();
         let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
         let batch = transposer.transpose(data, offs)?;

@@ -34,66 +34,44 @@ impl Compressor {
     /// call: growing a buffer to the codec's bound zero-fills it, and doing that for every page
     /// (a megabyte each) is a `memset` as large as the page.
     pub fn compress_into(&mut self, input: &[u8], buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        let bound = match self.codec {
-            Codec::Snappy => snap::raw::max_compress_len(input.len()),
-            Codec::Zstd(_) => zstd::zstd_safe::compress_bound(input.len()),
-            Codec::Lz4Raw => lz4_flex::block::get_maximum_output_size(input.len()),
-            _ => {
-                buf.clear();
-                self.compress(input, buf)?;
-                return Ok(buf.len());
+        fn room(buf: &mut Vec<u8>, bound: usize) -> &mut [u8] {
+            if buf.len() < bound {
+                buf.resize(bound, 0);
             }
-        };
-        if buf.len() < bound {
-            buf.resize(bound, 0);
+            buf
         }
         match self.codec {
             Codec::Snappy => self
                 .snappy
-                .compress(input, buf)
+                .compress(input, room(buf, snap::raw::max_compress_len(input.len())))
                 .map_err(std::io::Error::other),
             Codec::Zstd(_) => {
                 let z = self.zstd.as_mut().expect("zstd context made in new");
-                z.compress_to_buffer(input, &mut buf[..])
+                z.compress_to_buffer(
+                    input,
+                    room(buf, zstd::zstd_safe::compress_bound(input.len())),
+                )
             }
-            _ => lz4_flex::block::compress_into(input, buf).map_err(std::io::Error::other),
+            Codec::Lz4Raw => lz4_flex::block::compress_into(
+                input,
+                room(buf, lz4_flex::block::get_maximum_output_size(input.len())),
+            )
+            .map_err(std::io::Error::other),
+            Codec::Uncompressed | Codec::Gzip(_) | Codec::Lz4Hadoop => {
+                buf.clear();
+                self.compress_appending(input, buf)?;
+                Ok(buf.len())
+            }
         }
     }
 
-    /// Appends `input` compressed to `out`.
-    pub fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    /// The codecs whose output is built by appending: none, gzip's stream, Hadoop's LZ4 frames.
+    fn compress_appending(&mut self, input: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.codec {
-            Codec::Uncompressed => out.extend_from_slice(input),
-            Codec::Snappy => {
-                let start = out.len();
-                out.resize(start + snap::raw::max_compress_len(input.len()), 0);
-                let n = self
-                    .snappy
-                    .compress(input, &mut out[start..])
-                    .map_err(std::io::Error::other)?;
-                out.truncate(start + n);
-            }
             Codec::Gzip(level) => {
                 let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::new(level));
                 enc.write_all(input)?;
                 enc.finish()?;
-            }
-            Codec::Zstd(_) => {
-                let z = self.zstd.as_mut().expect("zstd context made in new");
-                let start = out.len();
-                out.resize(start + zstd::zstd_safe::compress_bound(input.len()), 0);
-                let n = z.compress_to_buffer(input, &mut out[start..])?;
-                out.truncate(start + n);
-            }
-            Codec::Lz4Raw => {
-                let start = out.len();
-                out.resize(
-                    start + lz4_flex::block::get_maximum_output_size(input.len()),
-                    0,
-                );
-                let n = lz4_flex::block::compress_into(input, &mut out[start..])
-                    .map_err(std::io::Error::other)?;
-                out.truncate(start + n);
             }
             Codec::Lz4Hadoop => {
                 // Hadoop's BlockCompressorStream framing: per block, big-endian uncompressed
@@ -113,6 +91,7 @@ impl Compressor {
                     out[len_at..len_at + 4].copy_from_slice(&(n as u32).to_be_bytes());
                 }
             }
+            _ => out.extend_from_slice(input),
         }
         Ok(())
     }

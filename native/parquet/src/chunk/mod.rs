@@ -360,7 +360,8 @@ impl ChunkCore {
                 return Err(self.too_large("the dictionary page", body.len()));
             }
             let mut compressed = Vec::new();
-            self.compressor.compress(body, &mut compressed)?;
+            let n = self.compressor.compress_into(body, &mut compressed)?;
+            compressed.truncate(n);
             let crc = self.checksum.then(|| crc32fast::hash(&compressed));
             DictionaryPageHeader {
                 uncompressed_size: body.len() as i32,

@@ -84,23 +84,7 @@ impl DeltaBinaryPackedEncoder {
 
     #[inline]
     pub fn put(&mut self, v: i64) {
-        self.total += 1;
-        if self.total == 1 {
-            self.first = v;
-            self.previous = v;
-            return;
-        }
-        let delta = if self.bits32 {
-            (v as i32).wrapping_sub(self.previous as i32) as i64
-        } else {
-            v.wrapping_sub(self.previous)
-        };
-        self.previous = v;
-        self.deltas[self.num_deltas] = delta;
-        self.num_deltas += 1;
-        if self.num_deltas == BLOCK {
-            self.flush_block();
-        }
+        self.put_all(std::iter::once(v));
     }
 
     fn flush_block(&mut self) {

@@ -2,6 +2,7 @@
 //! as DELTA_BINARY_PACKED, then the suffixes as DELTA_LENGTH_BYTE_ARRAY (their lengths as
 //! DELTA_BINARY_PACKED, then the bytes), as parquet-java's `DeltaByteArrayWriter`.
 
+use super::append_prefix;
 use super::delta_binary_packed::DeltaBinaryPackedEncoder;
 use std::ops::Range;
 
@@ -35,10 +36,7 @@ impl DeltaByteArrayEncoder {
 
     #[inline]
     pub fn put(&mut self, v: &[u8]) {
-        let previous = std::mem::take(&mut self.previous);
-        self.put_after(v, &previous);
-        self.previous = previous;
-        self.set_previous(v);
+        self.put_run(v, std::iter::once(0..v.len()));
     }
 
     /// Appends the values `data[r]` for each range `r`, each coded against the one before it in
@@ -63,16 +61,8 @@ impl DeltaByteArrayEncoder {
         }
     }
 
-    #[inline]
-    fn put_after(&mut self, v: &[u8], previous: &[u8]) {
-        let prefix = common_prefix(v, previous);
-        self.prefix_lengths.put(prefix as i64);
-        self.suffix_lengths.put((v.len() - prefix) as i64);
-        self.suffixes.extend_from_slice(&v[prefix..]);
-    }
-
     /// The value the next [`Self::put`] is prefix-coded against.
-    pub fn set_previous(&mut self, v: &[u8]) {
+    fn set_previous(&mut self, v: &[u8]) {
         self.previous.clear();
         self.previous.extend_from_slice(v);
     }
@@ -105,10 +95,8 @@ impl DeltaByteArrayEncoder {
 fn append_from(out: &mut Vec<u8>, data: &[u8], start: usize, end: usize) {
     const WINDOW: usize = 32;
     if end - start <= WINDOW && data.len() - start >= WINDOW {
-        let len = out.len();
         let window: &[u8; WINDOW] = data[start..start + WINDOW].try_into().expect("window");
-        out.extend_from_slice(window);
-        out.truncate(len + end - start);
+        append_prefix(out, window, end - start);
     } else {
         out.extend_from_slice(&data[start..end]);
     }
@@ -140,7 +128,8 @@ mod tests {
     #[test]
     fn put_run_matches_put() {
         // Values of every length up to 80 in one buffer, some sharing prefixes, some at its end
-        // (no window past them): the run and value-by-value encodings must be equal.
+        // (no window past them): the run and value-by-value encodings must be equal, and equal
+        // to the format's layout built here byte by byte.
         let mut data = Vec::new();
         let mut ranges = Vec::new();
         for i in 0..400usize {
@@ -149,6 +138,25 @@ mod tests {
             data.extend((0..len).map(|j| if j < i % 9 { b'p' } else { (i * 31 + j) as u8 }));
             ranges.push(start..data.len());
         }
+        let mut values: Vec<&[u8]> = vec![b"seed"];
+        values.extend(ranges.iter().map(|r| &data[r.clone()]));
+        let (mut prefixes, mut lengths) = (
+            DeltaBinaryPackedEncoder::new_i32(),
+            DeltaBinaryPackedEncoder::new_i32(),
+        );
+        let mut suffixes = Vec::new();
+        let mut before: &[u8] = b"";
+        for v in &values {
+            let p = v.iter().zip(before).take_while(|(x, y)| x == y).count();
+            prefixes.put(p as i64);
+            lengths.put((v.len() - p) as i64);
+            suffixes.extend_from_slice(&v[p..]);
+            before = v;
+        }
+        let mut want = Vec::new();
+        prefixes.finish_into(&mut want);
+        lengths.finish_into(&mut want);
+        want.extend_from_slice(&suffixes);
         for split in [0, 1, 200, 399, 400] {
             let mut run = DeltaByteArrayEncoder::new();
             run.put(b"seed");
@@ -163,6 +171,7 @@ mod tests {
             run.finish_into(&mut a);
             one.finish_into(&mut b);
             assert_eq!(a, b, "split at {split}");
+            assert_eq!(a, want, "split at {split}");
         }
     }
 

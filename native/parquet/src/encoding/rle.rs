@@ -66,7 +66,7 @@ impl RleEncoder {
     pub fn put_all(&mut self, vals: &[u32]) {
         let mut i = 0;
         while i < vals.len() {
-            if self.num_buffered == 0 && self.repeat_count < 8 && vals.len() - i >= 8 {
+            if self.at_group_boundary() && vals.len() - i >= 8 {
                 let group: [u32; 8] = vals[i..i + 8].try_into().expect("8 values");
                 let first = group[0];
                 if group.iter().fold(true, |all, &v| all & (v == first)) {
@@ -74,11 +74,7 @@ impl RleEncoder {
                     while end < vals.len() && vals[end] == first {
                         end += 1;
                     }
-                    // The state `put` leaves: the first 7 buffered, the rest only counted.
-                    self.buffered = group;
-                    self.num_buffered = 7;
-                    self.previous = first;
-                    self.repeat_count = end - i;
+                    self.enter_run(first, end - i);
                     i = end;
                 } else {
                     self.buffered = group;
@@ -101,7 +97,7 @@ impl RleEncoder {
         debug_assert_eq!(self.width, 1);
         let mut i = start;
         while i < end {
-            if self.num_buffered == 0 && self.repeat_count < 8 && end - i >= 8 {
+            if self.at_group_boundary() && end - i >= 8 {
                 let byte = crate::column::validity_word(bitmap, i, 8) as u8;
                 if byte == 0 || byte == 0xFF {
                     let v = (byte & 1) as u32;
@@ -113,24 +109,13 @@ impl RleEncoder {
                         }
                         run += n;
                     }
-                    // The state `put` leaves: the first 7 buffered, the rest only counted.
-                    self.buffered = [v; 8];
-                    self.num_buffered = 7;
-                    self.previous = v;
-                    self.repeat_count = run;
+                    self.enter_run(v, run);
                     i += run;
                 } else {
-                    if self.bit_packed_groups >= 63 {
-                        self.end_bit_packed_run();
-                    }
-                    if self.bit_packed_header.is_none() {
-                        self.out.push(0);
-                        self.bit_packed_header = Some(self.out.len() - 1);
-                    }
+                    // Width 1: the byte is the packed group.
+                    self.open_bit_packed_group();
                     self.out.push(byte);
-                    self.bit_packed_groups += 1;
                     self.previous = (byte >> 7) as u32;
-                    self.repeat_count = 0;
                     i += 8;
                 }
                 continue;
@@ -175,7 +160,30 @@ impl RleEncoder {
         }
     }
 
+    /// Where a group starts with nothing buffered and no run open: a run can only begin here,
+    /// with 8 equal values.
+    #[inline]
+    fn at_group_boundary(&self) -> bool {
+        self.num_buffered == 0 && self.repeat_count < 8
+    }
+
+    /// The state `put` leaves after `len >= 8` equal values `v` from a group boundary: the
+    /// first 7 buffered, the rest only counted.
+    fn enter_run(&mut self, v: u32, len: usize) {
+        self.buffered = [v; 8];
+        self.num_buffered = 7;
+        self.previous = v;
+        self.repeat_count = len;
+    }
+
     fn write_bit_packed_group(&mut self) {
+        self.open_bit_packed_group();
+        pack8_u32(&self.buffered, self.width, &mut self.out);
+    }
+
+    /// Counts a group in the open bit-packed run (a new run after 63 groups) and empties the
+    /// buffer as a written group does; the caller appends the group's `width` bytes.
+    fn open_bit_packed_group(&mut self) {
         if self.bit_packed_groups >= 63 {
             self.end_bit_packed_run();
         }
@@ -183,7 +191,6 @@ impl RleEncoder {
             self.out.push(0);
             self.bit_packed_header = Some(self.out.len() - 1);
         }
-        pack8_u32(&self.buffered, self.width, &mut self.out);
         self.num_buffered = 0;
         self.repeat_count = 0;
         self.bit_packed_groups += 1;
@@ -252,6 +259,8 @@ impl RleEncoder {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn put_all_matches_put() {
         // Runs of every length around the 8-value thresholds, mixed with short groups.
@@ -289,8 +298,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     #[test]
     fn put_bits_matches_put() {
