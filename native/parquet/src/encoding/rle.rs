@@ -62,20 +62,29 @@ impl RleEncoder {
     /// `put(v)` for every value of `vals`, a group of 8 at a time where the encoder is at a
     /// group boundary: there a run can only start with 8 equal values (the repeat count is 0),
     /// so a group that is not all equal is packed as it is, with one test instead of a
-    /// data-dependent branch per value; an all-equal group opens an RLE run, extended here.
+    /// data-dependent branch per value; an all-equal group opens an RLE run. An open run is
+    /// extended by the equal values that follow; the first different value ends it, and `put`
+    /// would then start a new group: that is a group boundary again.
     pub fn put_all(&mut self, vals: &[u32]) {
         let mut i = 0;
         while i < vals.len() {
+            if self.repeat_count >= 8 {
+                let start = i;
+                while i < vals.len() && vals[i] == self.previous {
+                    i += 1;
+                }
+                self.repeat_count += i - start;
+                if i < vals.len() {
+                    self.write_rle_run();
+                }
+                continue;
+            }
             if self.at_group_boundary() && vals.len() - i >= 8 {
                 let group: [u32; 8] = vals[i..i + 8].try_into().expect("8 values");
                 let first = group[0];
                 if group.iter().fold(true, |all, &v| all & (v == first)) {
-                    let mut end = i + 8;
-                    while end < vals.len() && vals[end] == first {
-                        end += 1;
-                    }
-                    self.enter_run(first, end - i);
-                    i = end;
+                    self.enter_run(first, 8);
+                    i += 8;
                 } else {
                     self.buffered = group;
                     self.previous = group[7];
@@ -97,20 +106,26 @@ impl RleEncoder {
         debug_assert_eq!(self.width, 1);
         let mut i = start;
         while i < end {
+            if self.repeat_count >= 8 {
+                // An open run (as in put_all), extended by whole runs of the bitmap.
+                while i < end {
+                    let (set, n) = crate::column::bit_run(bitmap, i, end);
+                    if set as u32 != self.previous {
+                        break;
+                    }
+                    self.repeat_count += n;
+                    i += n;
+                }
+                if i < end {
+                    self.write_rle_run();
+                }
+                continue;
+            }
             if self.at_group_boundary() && end - i >= 8 {
                 let byte = crate::column::validity_word(bitmap, i, 8) as u8;
                 if byte == 0 || byte == 0xFF {
-                    let v = (byte & 1) as u32;
-                    let mut run = 8;
-                    while i + run < end {
-                        let (set, n) = crate::column::bit_run(bitmap, i + run, end);
-                        if set as u32 != v {
-                            break;
-                        }
-                        run += n;
-                    }
-                    self.enter_run(v, run);
-                    i += run;
+                    self.enter_run((byte & 1) as u32, 8);
+                    i += 8;
                 } else {
                     // Width 1: the byte is the packed group.
                     self.open_bit_packed_group();
@@ -168,7 +183,7 @@ impl RleEncoder {
     }
 
     /// The state `put` leaves after `len >= 8` equal values `v` from a group boundary: the
-    /// first 7 buffered, the rest only counted.
+    /// first 7 buffered, the rest only counted (an open run).
     fn enter_run(&mut self, v: u32, len: usize) {
         self.buffered = [v; 8];
         self.num_buffered = 7;
