@@ -63,6 +63,40 @@ pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
     append_prefix(out, &buf, width as usize);
 }
 
+/// Packs 32 values of `width` bits (0..=32, each below `1 << width`) into `out`, which is
+/// exactly `4 * width` bytes: a DELTA_BINARY_PACKED miniblock of an INT32 column. One packer
+/// per width, so that the shifts are constants and the loop unrolls.
+pub fn pack32_u32(values: &[u32; 32], width: u32, out: &mut [u8]) {
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack32_width::<$w>(values, out),)*
+                _ => panic!("bit width {width} above 32"),
+            }
+        };
+    }
+    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+}
+
+#[inline(always)]
+fn pack32_width<const W: u32>(values: &[u32; 32], out: &mut [u8]) {
+    let out = &mut out[..4 * W as usize];
+    let mut acc = 0u64;
+    let mut bits = 0u32;
+    let mut word = 0usize;
+    for &v in values {
+        acc |= (v as u64) << bits;
+        bits += W;
+        if bits >= 32 {
+            out[word * 4..word * 4 + 4].copy_from_slice(&(acc as u32).to_le_bytes());
+            word += 1;
+            acc >>= 32;
+            bits -= 32;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +134,24 @@ mod tests {
                 let mut out32 = Vec::new();
                 pack8_u32(&v32, width, &mut out32);
                 assert_eq!(out32, out, "width {width}");
+                // 32 values at once: the same bytes as four groups of 8.
+                let v32x4: [u32; 32] = std::array::from_fn(|i| {
+                    (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 7) & mask) as u32
+                });
+                let mut groups = Vec::new();
+                for g in v32x4.chunks(8) {
+                    pack8_u32(g.try_into().unwrap(), width, &mut groups);
+                }
+                let mut whole = vec![0u8; 4 * width as usize];
+                pack32_u32(&v32x4, width, &mut whole);
+                assert_eq!(whole, groups, "width {width}");
+                for (i, v) in v32x4.iter().enumerate() {
+                    assert_eq!(
+                        unpack(&whole, width, i),
+                        *v as u64,
+                        "width {width} value {i}"
+                    );
+                }
             }
         }
     }
