@@ -38,29 +38,39 @@ pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
     append_prefix(out, &buf, width as usize);
 }
 
-/// Packs 8 values of up to 32 bits (each below `1 << width`).
+/// Packs 8 values of up to 32 bits (each below `1 << width`). One packer per width: the
+/// output words are assembled in registers and stored straight into `out` (assembling them in
+/// a stack buffer first and copying that out stalled on store-to-load forwarding).
 #[inline]
 pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
-    if width == 0 {
-        return;
+    macro_rules! dispatch {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack8_width::<$w>(values, out),)*
+                _ => panic!("bit width {width} above 32"),
+            }
+        };
     }
-    // 8 values of `width` bits are exactly `width` bytes: assembled here, appended once.
-    let mut buf = [0u8; 36];
-    let mut acc: u64 = 0;
-    let mut bits = 0u32;
-    let mut pos = 0usize;
-    for &v in values {
-        acc |= (v as u64) << bits;
-        bits += width;
-        if bits >= 32 {
-            buf[pos..pos + 4].copy_from_slice(&(acc as u32).to_le_bytes());
-            pos += 4;
-            acc >>= 32;
-            bits -= 32;
+    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+}
+
+#[inline(always)]
+fn pack8_width<const W: u32>(values: &[u32; 8], out: &mut Vec<u8>) {
+    let w = W as usize;
+    let mut words = [0u64; 4];
+    for (i, &v) in values.iter().enumerate() {
+        let (j, s) = (i * w / 64, i * w % 64);
+        words[j] |= (v as u64) << s;
+        if s + w > 64 {
+            words[j + 1] |= (v as u64) >> (64 - s);
         }
     }
-    buf[pos..pos + 4].copy_from_slice(&(acc as u32).to_le_bytes());
-    append_prefix(out, &buf, width as usize);
+    let at = out.len();
+    for word in &words[..(8 * w).div_ceil(64)] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.truncate(at + w);
 }
 
 /// Packs 32 values of `width` bits (0..=32, each below `1 << width`) into `out`, which is
