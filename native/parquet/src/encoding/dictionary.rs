@@ -263,6 +263,40 @@ pub struct BytesDict {
     hashes: Vec<u64>,
     offsets: Vec<usize>,
     data: Vec<u8>,
+    /// Values of up to 16 bytes seen lately, by their bytes, in front of the hash table: a hit
+    /// costs two word compares instead of hashing the bytes, probing and comparing against the
+    /// stored entry. Columns of short codes, states or names hit nearly always.
+    short: Vec<ShortEntry>,
+}
+
+#[derive(Clone, Copy)]
+struct ShortEntry {
+    words: (u64, u64),
+    len: u32,
+    id: u32,
+}
+
+const SHORT_SLOTS: usize = 256;
+
+/// Two words that, with the length, identify a value of up to 16 bytes: overlapping loads of
+/// its first and last bytes cover every byte (as `padded_be_word` does).
+#[inline(always)]
+fn short_words(v: &[u8]) -> (u64, u64) {
+    let n = v.len();
+    let le8 = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let le4 = |b: &[u8]| u32::from_le_bytes(b[..4].try_into().expect("4 bytes")) as u64;
+    if n >= 8 {
+        (le8(v), le8(&v[n - 8..]))
+    } else if n >= 4 {
+        (le4(v) | (le4(&v[n - 4..]) << 32), 0)
+    } else if n > 0 {
+        (
+            v[0] as u64 | (v[n / 2] as u64) << 8 | (v[n - 1] as u64) << 16,
+            0,
+        )
+    } else {
+        (0, 0)
+    }
 }
 
 impl Default for BytesDict {
@@ -279,6 +313,14 @@ impl BytesDict {
             hashes: Vec::new(),
             offsets: vec![0],
             data: Vec::new(),
+            short: vec![
+                ShortEntry {
+                    words: (0, 0),
+                    len: 0,
+                    id: EMPTY,
+                };
+                SHORT_SLOTS
+            ],
         }
     }
 
@@ -312,6 +354,26 @@ impl BytesDict {
 
     #[inline]
     pub fn insert(&mut self, v: &[u8]) -> (u32, bool) {
+        if v.len() > 16 {
+            return self.insert_hashed(v);
+        }
+        let words = short_words(v);
+        let slot =
+            mix(words.0 ^ words.1.rotate_left(23) ^ v.len() as u64) as usize & (SHORT_SLOTS - 1);
+        let e = self.short[slot];
+        if e.id != EMPTY && e.words == words && e.len == v.len() as u32 {
+            return (e.id, false);
+        }
+        let (id, new) = self.insert_hashed(v);
+        self.short[slot] = ShortEntry {
+            words,
+            len: v.len() as u32,
+            id,
+        };
+        (id, new)
+    }
+
+    fn insert_hashed(&mut self, v: &[u8]) -> (u32, bool) {
         let h = xxhash_rust::xxh3::xxh3_64(v);
         let mut slot = h as usize & self.mask;
         loop {
@@ -423,6 +485,40 @@ mod tests {
                 assert!(!bytes_equal(&base[..n], &v), "{n} {i}");
             }
         }
+    }
+
+    #[test]
+    fn short_values_get_their_own_ids() {
+        // Values of 0-17 bytes that differ in one byte, by length only, or by trailing zeros,
+        // far more than the short-value slots, seen many times in shuffled order.
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        for len in 0..=17usize {
+            for pos in 0..len.max(1) {
+                for b in [0u8, 1, 0x80, 0xff] {
+                    let mut v = vec![b'a'; len];
+                    if len > 0 {
+                        v[pos] = b;
+                    }
+                    keys.push(v);
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        let mut d = BytesDict::new();
+        let mut want = std::collections::HashMap::new();
+        let mut x = 3u64;
+        for _ in 0..20 * keys.len() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = &keys[(x % keys.len() as u64) as usize];
+            let next = want.len() as u32;
+            let expected = *want.entry(k.clone()).or_insert(next);
+            assert_eq!(d.insert(k), (expected, expected == next), "{k:?}");
+            assert_eq!(d.get(expected), &k[..]);
+        }
+        assert_eq!(d.len(), want.len());
     }
 
     #[test]
