@@ -17,7 +17,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * bytes and files. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
- * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling).
+ * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling). Before the measured
+ * runs, `WARMUPS` (default 1) unmeasured rounds of every writer and codec.
  */
 object SparkWriteBenchmark {
   case class Run(wall: Double, noopWall: Double, cpu: Double, noopCpu: Double, bytes: Long, files: Int) {
@@ -52,9 +53,26 @@ object SparkWriteBenchmark {
         (wall, cpuNanos.get() / 1e9)
       }
 
+      val warmups = sys.env.get("WARMUPS").map(_.toInt).getOrElse(1)
       val chosen = args.lift(4).map(_.split(",").toSet).getOrElse(Set("v1", "v2", "vecruntime"))
       val writers = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
         .filter(w => chosen.contains(w._2)).map(_._1)
+      // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
+      // each codec) otherwise lands in the first codec's runs, for every writer.
+      def write(writer: String, codec: String, dir: File): Unit = {
+        var w = df.write.option("compression", codec)
+        if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
+        w.parquet(dir.getAbsolutePath)
+      }
+      for (_ <- 1 to warmups; codec <- codecs; writer <- writers) {
+        spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
+        df.write.format("noop").mode("overwrite").save()
+        val dir = new File(out, s"warmup-$codec-${writer.replace(' ', '-')}")
+        deleteRecursively(dir)
+        write(writer, codec, dir)
+        deleteRecursively(dir)
+      }
+      println(s"warm-up: $warmups round(s) of every writer and codec, not measured")
       val results = for (codec <- codecs) yield {
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
         for (run <- 1 to runs; writer <- writers) {
@@ -62,9 +80,7 @@ object SparkWriteBenchmark {
           val (noopWall, noopCpu) = measure(df.write.format("noop").mode("overwrite").save())
           val dir = new File(out, s"$codec-${writer.replace(' ', '-')}-$run")
           deleteRecursively(dir)
-          var w = df.write.option("compression", codec)
-          if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
-          val (wall, cpu) = measure(w.parquet(dir.getAbsolutePath))
+          val (wall, cpu) = measure(write(writer, codec, dir))
           val files = dir.listFiles().filter(_.getName.endsWith(".parquet"))
           perWriter(writer) += Run(wall, noopWall, cpu, noopCpu, files.map(_.length).sum, files.length)
           deleteRecursively(dir)
