@@ -38,21 +38,28 @@ pub fn pack8(values: &[u64; 8], width: u32, out: &mut Vec<u8>) {
     append_prefix(out, &buf, width as usize);
 }
 
+/// `$f::<W>(args)` with the bit width `$width` (1..=32) as the constant `W`; nothing for 0.
+/// Per-width packers keep their shifts constant, so the loops unroll.
+macro_rules! with_const_width {
+    ($width:expr, $f:ident $args:tt) => {
+        with_const_width!(@ $width, $f $args,
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+    };
+    (@ $width:expr, $f:ident $args:tt, $($w:literal)*) => {
+        match $width {
+            0 => {}
+            $($w => $f::<$w> $args,)*
+            w => panic!("bit width {w} above 32"),
+        }
+    };
+}
+
 /// Packs 8 values of up to 32 bits (each below `1 << width`). One packer per width: the
 /// output words are assembled in registers and stored straight into `out` (assembling them in
 /// a stack buffer first and copying that out stalled on store-to-load forwarding).
 #[inline]
 pub fn pack8_u32(values: &[u32; 8], width: u32, out: &mut Vec<u8>) {
-    macro_rules! dispatch {
-        ($($w:literal)*) => {
-            match width {
-                0 => {}
-                $($w => pack8_width::<$w>(values, out),)*
-                _ => panic!("bit width {width} above 32"),
-            }
-        };
-    }
-    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    with_const_width!(width, pack8_width(values, out))
 }
 
 #[inline(always)]
@@ -74,19 +81,9 @@ fn pack8_width<const W: u32>(values: &[u32; 8], out: &mut Vec<u8>) {
 }
 
 /// Packs 32 values of `width` bits (0..=32, each below `1 << width`) into `out`, which is
-/// exactly `4 * width` bytes: a DELTA_BINARY_PACKED miniblock of an INT32 column. One packer
-/// per width, so that the shifts are constants and the loop unrolls.
+/// exactly `4 * width` bytes: a DELTA_BINARY_PACKED miniblock of an INT32 column.
 pub fn pack32_u32(values: &[u32; 32], width: u32, out: &mut [u8]) {
-    macro_rules! dispatch {
-        ($($w:literal)*) => {
-            match width {
-                0 => {}
-                $($w => pack32_width::<$w>(values, out),)*
-                _ => panic!("bit width {width} above 32"),
-            }
-        };
-    }
-    dispatch!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    with_const_width!(width, pack32_width(values, out))
 }
 
 #[inline(always)]
