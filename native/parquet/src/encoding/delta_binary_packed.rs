@@ -134,15 +134,14 @@ impl DeltaBinaryPackedEncoder {
             *r = d.wrapping_sub(min) as u32;
         }
         let minis = n.div_ceil(MINI);
+        // A miniblock wholly past the values keeps width 0, as in the 64-bit path.
         let mut widths = [0u32; MINIBLOCKS];
-        for (m, w) in widths.iter_mut().enumerate() {
+        for (m, w) in widths.iter_mut().enumerate().take(minis) {
             let max = rel[m * MINI..(m + 1) * MINI]
                 .iter()
                 .fold(0u32, |a, &b| a | b);
             *w = bit_width(max as u64);
         }
-        // A miniblock wholly past the values has width 0 (the 64-bit path leaves it 0 too).
-        widths[minis..].fill(0);
         let packed: usize = widths.iter().map(|&w| 4 * w as usize).sum();
         let start = self.blocks.len();
         self.blocks.extend(widths.iter().map(|&w| w as u8));

@@ -83,14 +83,13 @@ impl RleEncoder {
                 let group: [u32; 8] = vals[i..i + 8].try_into().expect("8 values");
                 let first = group[0];
                 if group.iter().fold(true, |all, &v| all & (v == first)) {
-                    self.enter_run(first, 8);
-                    i += 8;
+                    self.enter_run(first);
                 } else {
                     self.buffered = group;
                     self.previous = group[7];
                     self.write_bit_packed_group();
-                    i += 8;
                 }
+                i += 8;
                 continue;
             }
             self.put(vals[i]);
@@ -124,15 +123,14 @@ impl RleEncoder {
             if self.at_group_boundary() && end - i >= 8 {
                 let byte = crate::column::validity_word(bitmap, i, 8) as u8;
                 if byte == 0 || byte == 0xFF {
-                    self.enter_run((byte & 1) as u32, 8);
-                    i += 8;
+                    self.enter_run((byte & 1) as u32);
                 } else {
                     // Width 1: the byte is the packed group.
                     self.open_bit_packed_group();
                     self.out.push(byte);
                     self.previous = (byte >> 7) as u32;
-                    i += 8;
                 }
+                i += 8;
                 continue;
             }
             self.put(crate::column::bit(bitmap, i) as u32);
@@ -182,13 +180,13 @@ impl RleEncoder {
         self.num_buffered == 0 && self.repeat_count < 8
     }
 
-    /// The state `put` leaves after `len >= 8` equal values `v` from a group boundary: the
-    /// first 7 buffered, the rest only counted (an open run).
-    fn enter_run(&mut self, v: u32, len: usize) {
+    /// The state `put` leaves after 8 equal values `v` from a group boundary: the first 7
+    /// buffered, the 8th only counted (an open run, extended by the callers).
+    fn enter_run(&mut self, v: u32) {
         self.buffered = [v; 8];
         self.num_buffered = 7;
         self.previous = v;
-        self.repeat_count = len;
+        self.repeat_count = 8;
     }
 
     fn write_bit_packed_group(&mut self) {
