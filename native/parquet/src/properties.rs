@@ -108,6 +108,9 @@ impl WriterOptions {
             ("parquet.page.size.check.estimate", None) => {
                 self.estimate_next_size_check = boolean(key, value)?
             }
+            ("vecruntime.rle.parquet-java-runs", None) => {
+                self.parquet_java_runs = boolean(key, value)?
+            }
             _ => {
                 return Err(Error::Options(format!(
                     "unknown or unsupported option '{key}'"

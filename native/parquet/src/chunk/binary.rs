@@ -58,7 +58,11 @@ impl BinaryWriter {
             core,
             layout,
             fallback_encoding,
-            state: DictionaryState::new(dictionary, opts.dictionary_page_size),
+            state: DictionaryState::new(
+                dictionary,
+                opts.dictionary_page_size,
+                opts.parquet_java_runs,
+            ),
             dict: BytesDict::new(),
             fallback,
             minmax: BytesMinMax::default(),

@@ -25,7 +25,7 @@ pub(crate) struct DictionaryState {
 }
 
 impl DictionaryState {
-    pub fn new(enabled: bool, max_bytes: usize) -> Self {
+    pub fn new(enabled: bool, max_bytes: usize, parquet_java_runs: bool) -> Self {
         DictionaryState {
             enabled,
             max_bytes,
@@ -36,7 +36,7 @@ impl DictionaryState {
             used: false,
             ids: Vec::new(),
             raw_size: 0,
-            id_encoder: RleEncoder::new(1),
+            id_encoder: RleEncoder::new(1).parquet_java_runs(parquet_java_runs),
         }
     }
 
@@ -108,7 +108,7 @@ impl DictionaryState {
         *self = DictionaryState {
             ids,
             id_encoder,
-            ..DictionaryState::new(self.enabled, self.max_bytes)
+            ..DictionaryState::new(self.enabled, self.max_bytes, false)
         };
     }
 

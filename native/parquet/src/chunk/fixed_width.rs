@@ -221,7 +221,11 @@ impl<T: Native> FixedWidthWriter<T> {
         };
         FixedWidthWriter {
             core,
-            state: DictionaryState::new(dictionary, opts.dictionary_page_size),
+            state: DictionaryState::new(
+                dictionary,
+                opts.dictionary_page_size,
+                opts.parquet_java_runs,
+            ),
             dict: FixedDict::new(),
             last_key: Default::default(),
             last_id: 0,

@@ -139,7 +139,7 @@ impl ChunkCore {
             checksum: opts.page_checksum,
             truncation,
             truncate_len: opts.column_index_truncate_length,
-            levels: RleEncoder::new(1),
+            levels: RleEncoder::new(1).parquet_java_runs(opts.parquet_java_runs),
             page_rows: 0,
             page_nulls: 0,
             pages: Vec::new(),

@@ -1,17 +1,37 @@
 //! The RLE / bit-packed hybrid encoding (definition levels, dictionary ids, booleans).
 //!
-//! The run decisions are parquet-java's `RunLengthBitPackingHybridEncoder`'s, so the bytes are
-//! the same as its: a value repeated 8 or more times becomes an RLE run, anything else is
-//! bit-packed in groups of 8, up to 63 groups a run.
+//! Runs start at group boundaries, as in parquet-java's `RunLengthBitPackingHybridEncoder`: at a
+//! boundary, a value repeated at least [`min_run`] times becomes an RLE run, anything else is
+//! bit-packed in groups of 8, up to 63 groups a run. From width 2 up the threshold is
+//! parquet-java's 8 and so are the bytes. At width 1 (definition levels of flat columns) it is
+//! 24: an RLE run costs about 3 bytes (header, value, and the header of the bit-packed run after
+//! it), which 8 one-bit values do not pay for. Levels with 2-10% nulls come out 7-20% smaller
+//! than parquet-java's, within 1% of the optimal parse of the hybrid format.
 
 use super::bit_pack::pack8_u32;
 use super::{append_prefix, write_uleb};
 
+/// Values a run needs at a group boundary to become an RLE run. (At width 2 a higher threshold
+/// loses more to groups cut off the next run than it saves: 8 measured best.)
+fn min_run(width: u32, parquet_java_runs: bool) -> usize {
+    if width == 1 && !parquet_java_runs {
+        24
+    } else {
+        8
+    }
+}
+
 pub struct RleEncoder {
     width: u32,
+    /// Runs at 8 repeats at every width: parquet-java's bytes.
+    parquet_java_runs: bool,
+    min_run: usize,
     out: Vec<u8>,
+    /// The open group (never full): values after a group boundary that are not all equal.
     buffered: [u32; 8],
     num_buffered: usize,
+    /// With nothing buffered: `repeat_count` copies of `previous` since the group boundary,
+    /// not yet written (an RLE run once there are `min_run`, bit-packed groups if fewer).
     previous: u32,
     repeat_count: usize,
     bit_packed_groups: usize,
@@ -23,6 +43,8 @@ impl RleEncoder {
     pub fn new(width: u32) -> Self {
         RleEncoder {
             width,
+            parquet_java_runs: false,
+            min_run: min_run(width, false),
             out: Vec::new(),
             buffered: [0; 8],
             num_buffered: 0,
@@ -33,24 +55,35 @@ impl RleEncoder {
         }
     }
 
-    /// Bytes encoded so far (parquet-java's `getBufferedSize`: excludes the 8-value buffer).
+    /// With `yes`, RLE runs start at 8 repeats at width 1 too, as parquet-java's do
+    /// (`vecruntime.rle.parquet-java-runs`): the same bytes as parquet-java's, a little larger.
+    pub fn parquet_java_runs(mut self, yes: bool) -> Self {
+        self.parquet_java_runs = yes;
+        self.min_run = min_run(self.width, yes);
+        self
+    }
+
+    /// Bytes encoded so far (as parquet-java's `getBufferedSize`: values not yet written to a
+    /// run or group are not counted).
     pub fn encoded_len(&self) -> usize {
         self.out.len()
     }
 
     #[inline]
     pub fn put(&mut self, v: u32) {
-        if v == self.previous {
-            self.repeat_count += 1;
-            if self.repeat_count >= 8 {
+        if self.num_buffered == 0 {
+            if self.repeat_count > 0 {
+                if v == self.previous {
+                    self.repeat_count += 1;
+                    return;
+                }
+                self.end_repeats();
+            }
+            if self.num_buffered == 0 {
+                self.previous = v;
+                self.repeat_count = 1;
                 return;
             }
-        } else {
-            if self.repeat_count >= 8 {
-                self.write_rle_run();
-            }
-            self.repeat_count = 1;
-            self.previous = v;
         }
         self.buffered[self.num_buffered] = v;
         self.num_buffered += 1;
@@ -59,35 +92,34 @@ impl RleEncoder {
         }
     }
 
-    /// `put(v)` for every value of `vals`, a group of 8 at a time where the encoder is at a
-    /// group boundary: there a run can only start with 8 equal values (the repeat count is 0),
-    /// so a group that is not all equal is packed as it is, with one test instead of a
-    /// data-dependent branch per value; an all-equal group opens an RLE run. An open run is
-    /// extended by the equal values that follow; the first different value ends it, and `put`
-    /// would then start a new group: that is a group boundary again.
+    /// `put(v)` for every value of `vals`. At a group boundary 8 values are tested at once: a
+    /// group that is not all equal cannot start a run and is packed as it is; an all-equal one
+    /// starts the repeats, which are then extended by the equal values that follow.
     pub fn put_all(&mut self, vals: &[u32]) {
         let mut i = 0;
         while i < vals.len() {
-            if self.repeat_count >= 8 {
+            if self.num_buffered == 0 && self.repeat_count > 0 {
                 let start = i;
                 while i < vals.len() && vals[i] == self.previous {
                     i += 1;
                 }
                 self.repeat_count += i - start;
                 if i < vals.len() {
-                    self.write_rle_run();
+                    self.end_repeats();
                 }
                 continue;
             }
-            if self.at_group_boundary() && vals.len() - i >= 8 {
-                let group: [u32; 8] = vals[i..i + 8].try_into().expect("8 values");
+            if self.num_buffered == 0 && vals.len() - i >= 8 {
+                // Borrowed, not copied: a stack copy read back at another offset stalls on
+                // store-to-load forwarding.
+                let group: &[u32; 8] = vals[i..i + 8].try_into().expect("8 values");
                 let first = group[0];
                 if group.iter().fold(true, |all, &v| all & (v == first)) {
-                    self.enter_run(first);
+                    self.previous = first;
+                    self.repeat_count = 8;
                 } else {
-                    self.buffered = group;
-                    self.previous = group[7];
-                    self.write_bit_packed_group();
+                    self.open_bit_packed_group();
+                    pack8_u32(group, self.width, &mut self.out);
                 }
                 i += 8;
                 continue;
@@ -99,14 +131,47 @@ impl RleEncoder {
 
     /// `put(bit)` for bits `start..end` of an LSB-first bitmap (definition levels from a
     /// validity bitmap; width 1). At a group boundary 8 bits are one byte: a mixed byte is the
-    /// bit-packed group itself, an all-0 or all-1 byte opens an RLE run extended by whole runs
-    /// of the bitmap, with the same bytes as value-by-value [`Self::put`].
+    /// bit-packed group itself, an all-0 or all-1 byte starts the repeats, extended by whole
+    /// runs of the bitmap. The bytes are those of value-by-value [`Self::put`].
     pub fn put_bits(&mut self, bitmap: &[u8], start: usize, end: usize) {
         debug_assert_eq!(self.width, 1);
         let mut i = start;
         while i < end {
-            if self.repeat_count >= 8 {
-                // An open run (as in put_all), extended by whole runs of the bitmap.
+            if self.num_buffered == 0 && self.repeat_count == 0 && end - i >= 64 {
+                // At a group boundary with the next 64 bits at hand, the run that starts here
+                // is measured at once: long enough, it becomes the repeats (extended below);
+                // else the next byte is a group, as `put` would pack it.
+                let w = crate::column::validity_word(bitmap, i, 64);
+                let set = w & 1;
+                let run = if set == 1 {
+                    w.trailing_ones()
+                } else {
+                    w.trailing_zeros()
+                } as usize;
+                if run >= self.min_run {
+                    self.previous = set as u32;
+                    self.repeat_count = run;
+                    i += run;
+                } else {
+                    self.open_bit_packed_group();
+                    self.out.push(w as u8);
+                    i += 8;
+                }
+                continue;
+            }
+            if self.num_buffered > 0 && end - i >= 8 - self.num_buffered {
+                // The open group completed from the bitmap: its byte is the packed group.
+                let r = self.num_buffered;
+                let mut byte = (crate::column::validity_word(bitmap, i, 8 - r) as u8) << r;
+                for (j, &v) in self.buffered[..r].iter().enumerate() {
+                    byte |= (v as u8 & 1) << j;
+                }
+                self.open_bit_packed_group();
+                self.out.push(byte);
+                i += 8 - r;
+                continue;
+            }
+            if self.num_buffered == 0 && self.repeat_count > 0 {
                 while i < end {
                     let (set, n) = crate::column::bit_run(bitmap, i, end);
                     if set as u32 != self.previous {
@@ -116,19 +181,19 @@ impl RleEncoder {
                     i += n;
                 }
                 if i < end {
-                    self.write_rle_run();
+                    self.end_repeats();
                 }
                 continue;
             }
-            if self.at_group_boundary() && end - i >= 8 {
+            if self.num_buffered == 0 && end - i >= 8 {
                 let byte = crate::column::validity_word(bitmap, i, 8) as u8;
                 if byte == 0 || byte == 0xFF {
-                    self.enter_run((byte & 1) as u32);
+                    self.previous = (byte & 1) as u32;
+                    self.repeat_count = 8;
                 } else {
                     // Width 1: the byte is the packed group.
                     self.open_bit_packed_group();
                     self.out.push(byte);
-                    self.previous = (byte >> 7) as u32;
                 }
                 i += 8;
                 continue;
@@ -138,55 +203,43 @@ impl RleEncoder {
         }
     }
 
-    /// `put(v)` `n` times, a buffer-full at a time, O(1) once a run is established.
+    /// `put(v)` `n` times, O(1) once the open group is full.
     pub fn put_run(&mut self, v: u32, mut n: usize) {
-        if n == 0 {
-            return;
-        }
-        self.put(v);
-        n -= 1;
-        // From here `previous == v`: each put counts a repeat and is buffered until the count
-        // reaches 8 (then only counted) or the buffer fills (then packed, count reset).
         while n > 0 {
-            if self.repeat_count >= 8 {
+            if self.num_buffered > 0 {
+                self.put(v);
+                n -= 1;
+            } else if self.repeat_count > 0 && self.previous != v {
+                self.end_repeats();
+            } else {
+                self.previous = v;
                 self.repeat_count += n;
                 return;
             }
-            let room = 8 - self.num_buffered;
-            let to_rle = 8 - self.repeat_count;
-            if to_rle <= room && to_rle <= n {
-                // to_rle - 1 more are buffered; the next one makes the count 8.
-                self.buffered[self.num_buffered..self.num_buffered + to_rle - 1].fill(v);
-                self.num_buffered += to_rle - 1;
-                self.repeat_count = 8;
-                n -= to_rle;
-            } else {
-                let k = room.min(n);
-                self.buffered[self.num_buffered..self.num_buffered + k].fill(v);
-                self.num_buffered += k;
-                self.repeat_count += k;
-                n -= k;
-                if self.num_buffered == 8 {
-                    self.write_bit_packed_group();
-                }
-            }
         }
     }
 
-    /// Where a group starts with nothing buffered and no run open: a run can only begin here,
-    /// with 8 equal values.
-    #[inline]
-    fn at_group_boundary(&self) -> bool {
-        self.num_buffered == 0 && self.repeat_count < 8
-    }
-
-    /// The state `put` leaves after 8 equal values `v` from a group boundary: the first 7
-    /// buffered, the 8th only counted (an open run, extended by the callers).
-    fn enter_run(&mut self, v: u32) {
-        self.buffered = [v; 8];
-        self.num_buffered = 7;
-        self.previous = v;
-        self.repeat_count = 8;
+    /// Writes the repeats of `previous` that a different value ended: an RLE run when there
+    /// are enough of them, else whole bit-packed groups with the rest left in the open group.
+    fn end_repeats(&mut self) {
+        if self.repeat_count >= self.min_run {
+            self.write_rle_run();
+            return;
+        }
+        self.buffered = [self.previous; 8];
+        // Whole groups only come from 8 or more repeats short of a run, at width 1: a group
+        // of one bit value is the byte 0x00 or 0xFF.
+        let groups = self.repeat_count / 8;
+        if groups > 0 {
+            debug_assert_eq!(self.width, 1);
+            let byte = if self.previous == 1 { 0xFF } else { 0 };
+            for _ in 0..groups {
+                self.open_bit_packed_group();
+                self.out.push(byte);
+            }
+        }
+        self.num_buffered = self.repeat_count % 8;
+        self.repeat_count = 0;
     }
 
     fn write_bit_packed_group(&mut self) {
@@ -205,7 +258,6 @@ impl RleEncoder {
             self.bit_packed_header = Some(self.out.len() - 1);
         }
         self.num_buffered = 0;
-        self.repeat_count = 0;
         self.bit_packed_groups += 1;
     }
 
@@ -222,21 +274,20 @@ impl RleEncoder {
         let bytes = self.width.div_ceil(8) as usize;
         append_prefix(&mut self.out, &self.previous.to_le_bytes(), bytes);
         self.repeat_count = 0;
-        self.num_buffered = 0;
     }
 
     fn flush(&mut self) {
+        // Nothing follows: 8 repeats are an RLE run at any width (parquet-java's rule).
         if self.repeat_count >= 8 {
             self.write_rle_run();
-        } else if self.num_buffered > 0 {
-            for i in self.num_buffered..8 {
-                self.buffered[i] = 0;
-            }
-            self.write_bit_packed_group();
-            self.end_bit_packed_run();
-        } else {
-            self.end_bit_packed_run();
+        } else if self.repeat_count > 0 {
+            self.end_repeats();
         }
+        if self.num_buffered > 0 {
+            self.buffered[self.num_buffered..].fill(0);
+            self.write_bit_packed_group();
+        }
+        self.end_bit_packed_run();
     }
 
     fn reset(&mut self) {
@@ -267,6 +318,7 @@ impl RleEncoder {
     pub fn set_width(&mut self, width: u32) {
         self.reset();
         self.width = width;
+        self.min_run = min_run(width, self.parquet_java_runs);
     }
 }
 
@@ -290,14 +342,21 @@ mod tests {
             };
             vals.extend(std::iter::repeat_n(v, run));
         }
-        for width in [1, 6, 17, 32] {
+        for (width, pj) in [
+            (1, false),
+            (1, true),
+            (2, false),
+            (6, false),
+            (17, false),
+            (32, false),
+        ] {
             let masked: Vec<u32> = vals
                 .iter()
                 .map(|v| v & ((1u64 << width) - 1) as u32)
                 .collect();
             for split in [1, 7, 8, 9, 64, 1000] {
-                let mut a = RleEncoder::new(width);
-                let mut b = RleEncoder::new(width);
+                let mut a = RleEncoder::new(width).parquet_java_runs(pj);
+                let mut b = RleEncoder::new(width).parquet_java_runs(pj);
                 for &v in &masked {
                     a.put(v);
                 }
@@ -307,7 +366,8 @@ mod tests {
                 let (mut ea, mut eb) = (Vec::new(), Vec::new());
                 a.finish_into(&mut ea);
                 b.finish_into(&mut eb);
-                assert_eq!(ea, eb, "width {width} split {split}");
+                assert_eq!(ea, eb, "width {width} split {split} parquet-java runs {pj}");
+                assert_eq!(decode(&ea, width, masked.len()), masked);
             }
         }
     }
@@ -330,9 +390,17 @@ mod tests {
             for (i, &b) in bits.iter().enumerate() {
                 bitmap[i / 8] |= (b as u8) << (i % 8);
             }
-            for (start, piece) in [(0, 1), (3, 7), (5, 64), (0, 1000), (11, 100_000)] {
-                let mut a = RleEncoder::new(1);
-                let mut b = RleEncoder::new(1);
+            for (start, piece, pj) in [
+                (0, 1, false),
+                (3, 7, false),
+                (5, 64, false),
+                (0, 1000, false),
+                (11, 100_000, false),
+                (0, 1000, true),
+                (11, 100_000, true),
+            ] {
+                let mut a = RleEncoder::new(1).parquet_java_runs(pj);
+                let mut b = RleEncoder::new(1).parquet_java_runs(pj);
                 for &bit in &bits[start..] {
                     a.put(bit as u32);
                 }
@@ -345,7 +413,7 @@ mod tests {
                 let (mut ea, mut eb) = (Vec::new(), Vec::new());
                 a.finish_into(&mut ea);
                 b.finish_into(&mut eb);
-                assert_eq!(ea, eb, "density {density} start {start} piece {piece}");
+                assert_eq!(ea, eb, "density {density} start {start} piece {piece} {pj}");
             }
         }
     }
@@ -440,7 +508,7 @@ mod tests {
     #[test]
     fn random_runs_equal_repeated_put() {
         let mut seed = 1u64;
-        for width in [1u32, 3, 9] {
+        for width in [1u32, 2, 3, 9] {
             let mut a = RleEncoder::new(width);
             let mut b = RleEncoder::new(width);
             for _ in 0..5000 {
@@ -464,5 +532,104 @@ mod tests {
         e.put_run(1, 1_000_000);
         // header varint(2_000_000) is 3 bytes, value 1 byte
         assert_eq!(e.finish(), vec![0x80, 0x89, 0x7a, 1]);
+    }
+
+    /// Bytes of the smallest RLE / bit-packed hybrid encoding of `vals` (dynamic programming over
+    /// every parse the format allows: RLE runs of any length, bit-packed runs of whole groups
+    /// of 8 with the last group of the stream padded).
+    fn optimal_len(vals: &[u32], width: u32) -> usize {
+        let n = vals.len();
+        let uleb = |mut x: usize| {
+            let mut len = 1;
+            while x >= 0x80 {
+                x >>= 7;
+                len += 1;
+            }
+            len
+        };
+        let mut run_end = vec![n; n];
+        for i in (0..n.saturating_sub(1)).rev() {
+            run_end[i] = if vals[i + 1] == vals[i] {
+                run_end[i + 1]
+            } else {
+                i + 1
+            };
+        }
+        let value_bytes = width.div_ceil(8) as usize;
+        let mut best = vec![usize::MAX; n + 1];
+        best[0] = 0;
+        for i in 0..n {
+            let c = best[i];
+            // Any prefix of the run at i as one RLE run.
+            for (len, b) in best[i + 1..=run_end[i]].iter_mut().enumerate() {
+                *b = (*b).min(c + uleb((len + 1) << 1) + value_bytes);
+            }
+            for groups in 1..=63 {
+                let j = (i + 8 * groups).min(n);
+                let cost = c + 1 + groups * width as usize;
+                best[j] = best[j].min(cost);
+                if j == n {
+                    break;
+                }
+            }
+        }
+        best[n]
+    }
+
+    #[test]
+    fn levels_near_the_optimal_parse() {
+        // Definition levels of columns with 0.5-50% random nulls, pages of 5,000 rows: within 2%
+        // of the smallest encoding the format allows. parquet-java's rule (runs at 8 repeats) is
+        // 7-23% above it at 2-10% nulls. From width 2 up (here ids of a 4-entry dictionary in
+        // short runs) the rule is parquet-java's.
+        let mut x = 5u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for (width, per_mille) in [(1u32, 5u64), (1, 20), (1, 45), (1, 100), (1, 500), (2, 0)] {
+            let vals: Vec<u32> = if width == 1 {
+                (0..5000)
+                    .map(|_| (next() % 1000 >= per_mille) as u32)
+                    .collect()
+            } else {
+                let mut v = Vec::new();
+                while v.len() < 5000 {
+                    let r = next();
+                    v.extend(std::iter::repeat_n(
+                        (r % 4) as u32,
+                        1 + (r >> 8) as usize % 24,
+                    ));
+                }
+                v.truncate(5000);
+                v
+            };
+            let mut ours = RleEncoder::new(width);
+            ours.put_all(&vals);
+            let ours = ours.finish();
+            let mut theirs = RleEncoder::new(width).parquet_java_runs(true);
+            theirs.put_all(&vals);
+            let theirs = theirs.finish();
+            assert_eq!(decode(&ours, width, vals.len()), vals);
+            let best = optimal_len(&vals, width);
+            if width > 1 {
+                assert_eq!(ours, theirs);
+                continue;
+            }
+            assert!(
+                ours.len() as f64 <= best as f64 * 1.02,
+                "width {width}, {per_mille}/1000 nulls: {} bytes, optimal {best}, parquet-java's rule {}",
+                ours.len(),
+                theirs.len()
+            );
+            if (20..=100).contains(&per_mille) {
+                assert!(
+                    ours.len() * 100 <= theirs.len() * 95,
+                    "{per_mille}/1000 nulls"
+                );
+            }
+        }
     }
 }

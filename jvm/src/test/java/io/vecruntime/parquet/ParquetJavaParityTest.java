@@ -15,9 +15,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.hadoop.BloomFilterReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -112,8 +119,9 @@ class ParquetJavaParityTest {
     TestData data = allTypes(30_000, 42);
     Path ours = dir.resolve("ours.parquet");
     Path theirs = dir.resolve("theirs.parquet");
+    // parquet-java's RLE runs: its level bytes, so that its page and row-group cuts line up.
     WriterOptions opts = WriterOptions.builder().codec(codec).pageSize(16 * 1024)
-        .dictionaryPageSize(8 * 1024).rowGroupSize(512 * 1024).build();
+        .dictionaryPageSize(8 * 1024).rowGroupSize(512 * 1024).parquetJavaRuns(true).build();
     FooterSummary summary = data.writeOurs(ours, opts, 4096);
     data.writeParquetJava(theirs, b -> b.withCompressionCodec(javaCodec(codec)).withPageSize(16 * 1024)
         .withDictionaryPageSize(8 * 1024).withRowGroupSize(512 * 1024L));
@@ -240,7 +248,8 @@ class ParquetJavaParityTest {
         }));
     Path ours = dir.resolve("ours.parquet");
     Path theirs = dir.resolve("theirs.parquet");
-    data.writeOurs(ours, WriterOptions.builder().codec(Codec.UNCOMPRESSED).dictionaryPageSize(64 * 1024).build(), 3000);
+    data.writeOurs(ours, WriterOptions.builder().codec(Codec.UNCOMPRESSED).dictionaryPageSize(64 * 1024)
+        .parquetJavaRuns(true).build(), 3000);
     data.writeParquetJava(theirs, b -> b.withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
         .withDictionaryPageSize(64 * 1024));
     assertValues(data, TestData.read(ours), "ours");
@@ -259,11 +268,67 @@ class ParquetJavaParityTest {
     TestData data = allTypes(5000, 3);
     Path ours = dir.resolve("ours.parquet");
     Path theirs = dir.resolve("theirs.parquet");
-    data.writeOurs(ours, WriterOptions.builder().dictionaryEnabled(false).build(), 1000);
+    data.writeOurs(ours, WriterOptions.builder().dictionaryEnabled(false).parquetJavaRuns(true).build(), 1000);
     data.writeParquetJava(theirs, b -> b.withCompressionCodec(CompressionCodecName.SNAPPY)
         .withDictionaryEncoding(false));
     assertValues(data, TestData.read(ours), "ours");
     assertChunksMatch(TestData.footer(theirs), TestData.footer(ours), true);
+  }
+
+  /**
+   * By default 1-bit RLE runs start at 24 repeats instead of parquet-java's 8: the same pages and
+   * values, definition levels smaller in every column that has nulls; with parquetJavaRuns they
+   * are parquet-java's to the byte.
+   */
+  @Test
+  void definitionLevelsSmallerThanParquetJavasByDefault() throws IOException {
+    TestData data = allTypes(30_000, 5);
+    Path compact = dir.resolve("compact.parquet");
+    Path pjRuns = dir.resolve("parquet-java-runs.parquet");
+    Path theirs = dir.resolve("theirs.parquet");
+    data.writeOurs(compact, WriterOptions.builder().codec(Codec.UNCOMPRESSED).build(), 4096);
+    data.writeOurs(pjRuns, WriterOptions.builder().codec(Codec.UNCOMPRESSED).parquetJavaRuns(true).build(), 4096);
+    data.writeParquetJava(theirs, b -> b.withCompressionCodec(CompressionCodecName.UNCOMPRESSED));
+    assertValues(data, TestData.read(compact), "compact levels");
+    assertChunksMatch(TestData.footer(theirs), TestData.footer(compact), true);
+    Map<String, List<Long>> c = levelBytes(compact);
+    Map<String, List<Long>> p = levelBytes(pjRuns);
+    Map<String, List<Long>> t = levelBytes(theirs);
+    assertEquals(t, p, "definition level bytes a page, parquet-java runs");
+    assertEquals(t.keySet(), c.keySet());
+    long compactTotal = 0;
+    long theirTotal = 0;
+    for (String col : t.keySet()) {
+      assertEquals(t.get(col).size(), c.get(col).size(), col + " pages");
+      for (int i = 0; i < t.get(col).size(); i++) {
+        assertTrue(c.get(col).get(i) <= t.get(col).get(i), col + " page " + i + ": " + c.get(col) + " vs " + t.get(col));
+        compactTotal += c.get(col).get(i);
+        theirTotal += t.get(col).get(i);
+      }
+    }
+    // 4.5-10% nulls: parquet-java spends 3 bytes on every RLE run of 8-23 levels.
+    assertTrue(compactTotal < theirTotal * 0.9, compactTotal + " vs parquet-java's " + theirTotal);
+  }
+
+  /** Definition level bytes of each data page (v2 pages keep them apart), by column. */
+  static Map<String, List<Long>> levelBytes(Path file) throws IOException {
+    Map<String, List<Long>> out = new TreeMap<>();
+    try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
+      List<ColumnDescriptor> cols = r.getFileMetaData().getSchema().getColumns();
+      PageReadStore rg;
+      while ((rg = r.readNextRowGroup()) != null) {
+        for (ColumnDescriptor c : cols) {
+          PageReader pages = rg.getPageReader(c);
+          DataPage page;
+          while ((page = pages.readPage()) != null) {
+            DataPageV2 v2 = (DataPageV2) page;
+            out.computeIfAbsent(String.join(".", c.getPath()), k -> new ArrayList<>())
+                .add(v2.getDefinitionLevels().size());
+          }
+        }
+      }
+    }
+    return out;
   }
 
   @Test
@@ -303,6 +368,7 @@ class ParquetJavaParityTest {
         .bloomFilter("d", new BloomFilterSettings(1000L, 0.01, adaptive, 4))
         .bloomFilter("f", new BloomFilterSettings(null, 0.01, adaptive, 4))
         .rowGroupSize(400 * 1024)
+        .parquetJavaRuns(true)
         .build();
     data.writeOurs(ours, opts, 5000);
     data.writeParquetJava(theirs, b -> b.withRowGroupSize(400 * 1024L)

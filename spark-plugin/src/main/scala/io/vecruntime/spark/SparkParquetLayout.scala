@@ -38,7 +38,7 @@ object SparkParquetLayout {
     "parquet.column.statistics.enabled", "parquet.bloom.filter.max.bytes",
     "parquet.columnindex.truncate.length", "parquet.page.write-checksum.enabled",
     "parquet.page.size.row.check.min", "parquet.page.size.row.check.max",
-    "parquet.page.size.check.estimate")
+    "parquet.page.size.check.estimate", "vecruntime.rle.parquet-java-runs")
 
   private val BloomKeys = Seq(
     "parquet.bloom.filter.expected.ndv", "parquet.bloom.filter.fpp",
