@@ -76,9 +76,9 @@ impl DictionaryState {
         };
         let start = body.len();
         body.push(width as u8);
-        self.id_encoder.set_width(width);
+        self.id_encoder.restart_after(width, body);
         self.id_encoder.put_all(&self.ids);
-        self.id_encoder.finish_into(body);
+        self.id_encoder.finish_swap(body);
         if self.first_page && body.len() - start + self.bytes >= self.raw_size {
             body.truncate(start);
             return false;

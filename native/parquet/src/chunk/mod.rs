@@ -87,6 +87,7 @@ pub(crate) struct ChunkCore {
     scratch: Vec<u8>,
     /// Values given in pieces, joined for the compressor.
     joined: Vec<u8>,
+    /// The last page's definition levels: the buffer the level encoder swaps its bytes into.
     levels_bytes: Vec<u8>,
 }
 
@@ -231,11 +232,11 @@ impl ChunkCore {
         values: &[&[u8]],
         stats: PageStats,
     ) -> Result<()> {
-        let levels = if self.nullable {
-            self.levels.finish()
-        } else {
-            Vec::new()
-        };
+        let mut levels = std::mem::take(&mut self.levels_bytes);
+        levels.clear();
+        if self.nullable {
+            self.levels.finish_swap(&mut levels);
+        }
         let values_len: usize = values.iter().map(|v| v.len()).sum();
         let uncompressed = levels.len() + values_len;
         if uncompressed > MAX_PAGE_BYTES {

@@ -314,6 +314,21 @@ impl RleEncoder {
         self.reset();
     }
 
+    /// Flushes and swaps the encoded bytes into `out`, whose buffer the encoder keeps for the
+    /// next stream: no copy.
+    pub fn finish_swap(&mut self, out: &mut Vec<u8>) {
+        self.flush();
+        std::mem::swap(&mut self.out, out);
+        self.reset();
+    }
+
+    /// Starts over with `width`, appending to `out`'s bytes (a prefix such as the bit width of
+    /// dictionary ids): the encoder takes `out`'s buffer, [`Self::finish_swap`] gives it back.
+    pub fn restart_after(&mut self, width: u32, out: &mut Vec<u8>) {
+        self.set_width(width);
+        std::mem::swap(&mut self.out, out);
+    }
+
     /// Starts over with another bit width (empty encoder).
     pub fn set_width(&mut self, width: u32) {
         self.reset();
