@@ -3,6 +3,7 @@
 //! PLAIN / BYTE_STREAM_SPLIT (floats) after a fallback or with the dictionary off.
 
 use super::dictionary_state::DictionaryState;
+use super::gather::{self, BLOCK};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{validity_word, ColumnData, ColumnView};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
@@ -31,10 +32,15 @@ pub(crate) trait Native: Copy + PartialOrd + Send + 'static {
     fn zero() -> Self;
     /// Min and max of a non-empty block of integers (vectorised); unused for floats.
     fn int_min_max(vals: &[Self]) -> (Self, Self);
+    /// The values of the set bits of `bits`, packed to the front of `out` (see `gather`).
+    #[inline]
+    fn gather(vals: &[Self], bits: u64, out: &mut [Self; BLOCK]) -> usize {
+        gather::gather_scalar(vals, bits, out)
+    }
 }
 
 macro_rules! int_native {
-    ($t:ty, $variant:ident, $u:ty) => {
+    ($t:ty, $variant:ident, $u:ty $(, $gather:path)?) => {
         impl Native for $t {
             const WIDTH: usize = std::mem::size_of::<$t>();
             const INTEGER: bool = true;
@@ -81,6 +87,12 @@ macro_rules! int_native {
                 let hi = vals.iter().fold(<$t>::MIN, |a, &b| a.max(b));
                 (lo, hi)
             }
+            $(
+                #[inline]
+                fn gather(vals: &[Self], bits: u64, out: &mut [Self; BLOCK]) -> usize {
+                    $gather(vals, bits, out)
+                }
+            )?
         }
     };
 }
@@ -143,13 +155,10 @@ macro_rules! float_native {
     };
 }
 
-int_native!(i32, Int32, u32);
+int_native!(i32, Int32, u32, gather::gather_i32);
 int_native!(i64, Int64, u64);
 float_native!(f32, Float, u32);
 float_native!(f64, Double, u64);
-
-/// Values are handled in blocks of this many rows.
-const BLOCK: usize = 64;
 
 // One per chunk writer: the size difference between variants does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -387,13 +396,7 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
                 while s < end {
                     let e = (s + BLOCK).min(end);
                     let bits = validity_word(valid, s, e - s);
-                    let mut k = 0;
-                    // Branch-free gather: every value is stored, only valid ones advance
-                    // (k <= i < BLOCK, so the mask never changes the index).
-                    for (i, &v) in values[s..e].iter().enumerate() {
-                        gathered[k & (BLOCK - 1)] = v;
-                        k += (bits >> i) as usize & 1;
-                    }
+                    let k = T::gather(&values[s..e], bits, &mut gathered);
                     self.put_block(&gathered[..k]);
                     s = e;
                 }

@@ -10,6 +10,7 @@ mod boolean;
 mod dictionary_state;
 mod fixed_binary;
 mod fixed_width;
+mod gather;
 
 pub(crate) use binary::BinaryWriter;
 pub(crate) use boolean::BooleanWriter;
