@@ -60,7 +60,12 @@ class VectorParquetOutputWriter(
   try {
     val file = new Path(path)
     // As ParquetOutputFormat: never overwrite (an existing file fails fast with Spark's error).
-    stream = file.getFileSystem(conf).create(file, false)
+    // The native writer hands its file over in 1 MiB drains; through Hadoop's default 4 KiB
+    // buffer a local (checksummed) file takes one write(2) per 4.5 KB checksum batch, and a
+    // 55 MB file took 70 ms to write instead of 33 ms with a 1 MiB buffer. Bytes unchanged.
+    val bufferSize = math.max(conf.getInt("io.file.buffer.size", 4096),
+      VectorParquetOutputWriter.MinStreamBuffer)
+    stream = file.getFileSystem(conf).create(file, false, bufferSize)
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
     batch = new RowBatch(batchRows, 1 << 20)
@@ -158,6 +163,11 @@ class VectorParquetOutputWriter(
     }
     memory.update(0)
   }
+}
+
+object VectorParquetOutputWriter {
+  /** Smallest buffer of the file's Hadoop stream (`io.file.buffer.size` when larger). */
+  val MinStreamBuffer: Int = 1 << 20
 }
 
 /** Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). */

@@ -376,6 +376,26 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("data files are created with a stream buffer of at least 1 MiB, or io.file.buffer.size") {
+    import scala.jdk.CollectionConverters._
+    def buffers(dir: String, options: (String, String)*): Seq[Int] = {
+      RecordingFileSystem.bufferSizes.clear()
+      allTypesDf(1000).repartition(2).write
+        .option("fs.recording.impl", classOf[RecordingFileSystem].getName)
+        .option("fs.recording.impl.disable.cache", "true")
+        .options(options.toMap)
+        .parquet("recording://" + dir)
+      assert(dataFiles(dir).size == 2)
+      RecordingFileSystem.bufferSizes.asScala.collect {
+        case (p, size) if p.contains("part-") => size
+      }.toSeq
+    }
+    val default = buffers(newDir("buffer-default"))
+    assert(default.size == 2 && default.forall(_ == VectorParquetOutputWriter.MinStreamBuffer), default)
+    val larger = buffers(newDir("buffer-larger"), "io.file.buffer.size" -> (4 << 20).toString)
+    assert(larger.size == 2 && larger.forall(_ == (4 << 20)), larger)
+  }
+
   test("bad writer settings fail the task with the native writer's message") {
     val e = intercept[SparkException] {
       allTypesDf(100).write.option("parquet.page.size", "0").parquet(newDir("bad-option"))
