@@ -52,28 +52,41 @@ impl DeltaBinaryPackedEncoder {
         self.total == 0
     }
 
-    /// `put` for each value, with the running state kept in registers.
+    /// `put` for each value, with the running state kept in registers: the first value of the
+    /// page and the lane width are settled before the loop, not tested per value.
     #[inline]
     pub fn put_all(&mut self, vals: impl Iterator<Item = i64>) {
+        let mut vals = vals;
+        if self.total == 0 {
+            match vals.next() {
+                Some(v) => (self.first, self.previous, self.total) = (v, v, 1),
+                None => return,
+            }
+        }
         let (mut previous, mut n, mut total) = (self.previous, self.num_deltas, self.total);
-        for v in vals {
-            total += 1;
-            if total == 1 {
-                self.first = v;
-                previous = v;
-                continue;
-            }
-            if self.bits32 {
+        if self.bits32 {
+            for v in vals {
                 self.deltas32[n & (BLOCK - 1)] = (v as i32).wrapping_sub(previous as i32);
-            } else {
-                self.deltas[n & (BLOCK - 1)] = v.wrapping_sub(previous);
+                previous = v;
+                total += 1;
+                n += 1;
+                if n == BLOCK {
+                    self.num_deltas = n;
+                    self.flush_block();
+                    n = 0;
+                }
             }
-            previous = v;
-            n += 1;
-            if n == BLOCK {
-                self.num_deltas = n;
-                self.flush_block();
-                n = 0;
+        } else {
+            for v in vals {
+                self.deltas[n & (BLOCK - 1)] = v.wrapping_sub(previous);
+                previous = v;
+                total += 1;
+                n += 1;
+                if n == BLOCK {
+                    self.num_deltas = n;
+                    self.flush_block();
+                    n = 0;
+                }
             }
         }
         (self.previous, self.num_deltas, self.total) = (previous, n, total);
