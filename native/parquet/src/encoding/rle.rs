@@ -23,7 +23,7 @@ fn min_run(width: u32, parquet_java_runs: bool) -> usize {
 
 pub struct RleEncoder {
     width: u32,
-    /// Runs at 8 repeats at every width: parquet-java's bytes.
+    /// Runs from 8 repeats at width 1 too: parquet-java's bytes.
     parquet_java_runs: bool,
     min_run: usize,
     out: Vec<u8>,

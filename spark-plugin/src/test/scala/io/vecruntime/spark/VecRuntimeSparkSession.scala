@@ -110,6 +110,25 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     } finally r.close()
   }
 
+  /** Definition level bytes of every data page (v2 pages keep them apart), by column path. */
+  def levelBytes(f: File): Map[String, Seq[Long]] = {
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    try {
+      val out = mutable.Map[String, Seq[Long]]()
+      val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
+      Iterator.continually(r.readNextRowGroup()).takeWhile(_ != null).foreach { group =>
+        columns.foreach { c =>
+          val pages = group.getPageReader(c)
+          val sizes = Iterator.continually(pages.readPage()).takeWhile(_ != null)
+            .map(_.asInstanceOf[DataPageV2].getDefinitionLevels.size).toSeq
+          val key = c.getPath.mkString(".")
+          out(key) = out.getOrElse(key, Nil) ++ sizes
+        }
+      }
+      out.toMap
+    } finally r.close()
+  }
+
   /** Rows read back, ordered by their string form (NaN, binary and nulls included). */
   def readBack(dir: String, vectorized: Boolean): Seq[Row] =
     withConf("spark.sql.parquet.enableVectorizedReader" -> vectorized.toString) {

@@ -376,8 +376,32 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("definition levels: smaller than Spark v2's, or its own bytes with parquet-java runs") {
+    val df = allTypesDf(30000)
+    val theirs = newDir("levels-spark-v2")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      df.write.option("parquet.writer.version", "v2").parquet(theirs)
+    }
+    val same = newDir("levels-parquet-java-runs")
+    df.write.option("vecruntime.rle.parquet-java-runs", "true").parquet(same)
+    val ours = newDir("levels-default")
+    df.write.parquet(ours)
+    assert(canonical(spark.read.parquet(ours)) == canonical(df))
+    val files = Seq(theirs, same, ours).map(dataFiles)
+    assert(files.forall(_.size == files.head.size) && files.head.nonEmpty)
+    for (i <- files.head.indices) {
+      val Seq(t, s, o) = files.map(fs => levelBytes(fs(i)))
+      assert(s == t, s"file $i: levels with parquet-java runs")
+      assert(o.keySet == t.keySet)
+      for ((col, pages) <- t) {
+        assert(o(col).size == pages.size, col)
+        o(col).zip(pages).foreach { case (a, b) => assert(a <= b, s"$col: ${o(col)} vs $pages") }
+      }
+      assert(o.values.flatten.sum < t.values.flatten.sum * 0.9, s"file $i: ${o.values.flatten.sum} vs ${t.values.flatten.sum}")
+    }
+  }
+
   test("data files are created with a stream buffer of at least 1 MiB, or io.file.buffer.size") {
-    import scala.jdk.CollectionConverters._
     def buffers(dir: String, options: (String, String)*): Seq[Int] = {
       RecordingFileSystem.bufferSizes.clear()
       allTypesDf(1000).repartition(2).write
