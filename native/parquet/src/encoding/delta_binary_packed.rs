@@ -63,30 +63,35 @@ impl DeltaBinaryPackedEncoder {
                 None => return,
             }
         }
-        let (mut previous, mut n, mut total) = (self.previous, self.num_deltas, self.total);
         if self.bits32 {
-            for v in vals {
-                self.deltas32[n & (BLOCK - 1)] = (v as i32).wrapping_sub(previous as i32);
-                previous = v;
-                total += 1;
-                n += 1;
-                if n == BLOCK {
-                    self.num_deltas = n;
-                    self.flush_block();
-                    n = 0;
-                }
-            }
+            self.put_deltas(vals, |e, i, v, previous| {
+                e.deltas32[i] = (v as i32).wrapping_sub(previous as i32)
+            });
         } else {
-            for v in vals {
-                self.deltas[n & (BLOCK - 1)] = v.wrapping_sub(previous);
-                previous = v;
-                total += 1;
-                n += 1;
-                if n == BLOCK {
-                    self.num_deltas = n;
-                    self.flush_block();
-                    n = 0;
-                }
+            self.put_deltas(vals, |e, i, v, previous| {
+                e.deltas[i] = v.wrapping_sub(previous)
+            });
+        }
+    }
+
+    /// The loop of `put_all` after the first value, `store` putting a delta in its lane width
+    /// (one copy of the loop per width).
+    #[inline(always)]
+    fn put_deltas(
+        &mut self,
+        vals: impl Iterator<Item = i64>,
+        store: impl Fn(&mut Self, usize, i64, i64),
+    ) {
+        let (mut previous, mut n, mut total) = (self.previous, self.num_deltas, self.total);
+        for v in vals {
+            store(self, n & (BLOCK - 1), v, previous);
+            previous = v;
+            total += 1;
+            n += 1;
+            if n == BLOCK {
+                self.num_deltas = n;
+                self.flush_block();
+                n = 0;
             }
         }
         (self.previous, self.num_deltas, self.total) = (previous, n, total);
