@@ -319,10 +319,7 @@ impl<T: Native> FixedWidthWriter<T> {
                     }
                 }
             }
-            // The whole block buffer cut back: a fixed-size copy, not a memcpy call.
-            let len = self.state.ids.len();
-            self.state.ids.extend_from_slice(&ids);
-            self.state.ids.truncate(len + n);
+            self.state.ids.extend(ids[..n].iter().copied());
             if let Some((k, id)) = last {
                 (self.last_key, self.last_id) = (k, id);
             }
