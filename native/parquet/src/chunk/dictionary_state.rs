@@ -105,6 +105,7 @@ impl DictionaryState {
             std::mem::take(&mut self.ids),
             std::mem::replace(&mut self.id_encoder, RleEncoder::new(1)),
         );
+        // The kept id encoder keeps its run rule; the new state's own encoder is dropped.
         *self = DictionaryState {
             ids,
             id_encoder,
