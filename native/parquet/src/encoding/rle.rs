@@ -300,18 +300,12 @@ impl RleEncoder {
     }
 
     /// Flushes and returns the encoded bytes; the encoder is empty afterwards.
+    #[cfg(test)]
     pub fn finish(&mut self) -> Vec<u8> {
         self.flush();
         let out = self.out.clone();
         self.reset();
         out
-    }
-
-    /// Flushes, appends the encoded bytes to `out` and empties the encoder, keeping its buffer.
-    pub fn finish_into(&mut self, out: &mut Vec<u8>) {
-        self.flush();
-        out.extend_from_slice(&self.out);
-        self.reset();
     }
 
     /// Flushes and swaps the encoded bytes into `out`, whose buffer the encoder keeps for the
@@ -330,7 +324,7 @@ impl RleEncoder {
     }
 
     /// Starts over with another bit width (empty encoder).
-    pub fn set_width(&mut self, width: u32) {
+    fn set_width(&mut self, width: u32) {
         self.reset();
         self.width = width;
         self.min_run = min_run(width, self.parquet_java_runs);
@@ -378,9 +372,7 @@ mod tests {
                 for chunk in masked.chunks(split) {
                     b.put_all(chunk);
                 }
-                let (mut ea, mut eb) = (Vec::new(), Vec::new());
-                a.finish_into(&mut ea);
-                b.finish_into(&mut eb);
+                let (ea, eb) = (a.finish(), b.finish());
                 assert_eq!(ea, eb, "width {width} split {split} parquet-java runs {pj}");
                 assert_eq!(decode(&ea, width, masked.len()), masked);
             }
@@ -425,9 +417,7 @@ mod tests {
                     b.put_bits(&bitmap, i, e);
                     i = e;
                 }
-                let (mut ea, mut eb) = (Vec::new(), Vec::new());
-                a.finish_into(&mut ea);
-                b.finish_into(&mut eb);
+                let (ea, eb) = (a.finish(), b.finish());
                 assert_eq!(ea, eb, "density {density} start {start} piece {piece} {pj}");
             }
         }
