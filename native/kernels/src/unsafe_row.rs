@@ -199,6 +199,14 @@ impl RowTransposer {
         for (chunk, starts) in self.starts.chunks(64).enumerate() {
             let base = chunk * 64;
             let full = u64::MAX >> (64 - starts.len());
+            // Rows of one size (no variable-length values) lie at a fixed stride: their slots
+            // are then read from `chunks_exact` rows, without a start to load or a bounds check
+            // per value (every row was checked to hold the fixed part).
+            let size = (offsets[base + 1] - offsets[base]) as usize;
+            let uniform = offsets[base..=base + starts.len()]
+                .windows(2)
+                .all(|w| (w[1] - w[0]) as usize == size);
+            let block = &rows[starts[0]..starts[0] + if uniform { size * starts.len() } else { 0 }];
             // The chunk's null bitsets, rows by fields, turned into fields by rows: one 64x64
             // bit transpose per word instead of a byte load and shift per row and field.
             for (w, matrix) in self.null_columns.iter_mut().enumerate() {
@@ -219,7 +227,13 @@ impl RowTransposer {
                 // (Chunks come in row order, so each chunk's values are appended.)
                 macro_rules! gather {
                     ($out:expr, $conv:expr) => {
-                        $out.extend(starts.iter().map(|&at| $conv(slot(at))))
+                        if uniform && so + 8 <= size {
+                            $out.extend(block.chunks_exact(size).map(|r| {
+                                $conv(u64::from_le_bytes(r[so..so + 8].try_into().unwrap()))
+                            }))
+                        } else {
+                            $out.extend(starts.iter().map(|&at| $conv(slot(at))))
+                        }
                     };
                 }
                 match t {
@@ -624,6 +638,73 @@ mod tests {
                     assert_eq!(vals[r], (r * 1000 + f) as i64);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn rows_of_one_size_and_of_many_sizes_agree() {
+        // Chunk 1: strings of one length (rows of one size, read at a stride). Chunk 2: its
+        // first and last strings take 16 bytes, the others 8 and 24 in turn: the chunk's bytes
+        // are those of 64 rows of the first row's size, yet the rows are not at a stride.
+        // Chunk 3 (short): every row different. Each value must come from its own row.
+        let types = vec![
+            SparkType::Int,
+            SparkType::String,
+            SparkType::Decimal { precision: 7 },
+            SparkType::Long,
+        ];
+        let text = |r: usize| match r / 64 {
+            0 => format!("{:05}", r),
+            1 if r == 64 || r == 127 => format!("{:013}", r),
+            1 if r % 2 == 1 => format!("{:03}", r % 1000),
+            1 => format!("{:020}", r),
+            _ => "x".repeat(r % 17),
+        };
+        let rows: Vec<Vec<u8>> = (0..150)
+            .map(|r| {
+                let b = RowBuilder::new(4)
+                    .fixed(0, (r as i32 * -3) as u32 as u64)
+                    .var(1, text(r).as_bytes());
+                let b = if r % 9 == 4 {
+                    b.null(2)
+                } else {
+                    b.fixed(2, (r as i64 * 101 - 7000) as u64)
+                };
+                b.fixed(3, (r as u64) << 40 | 5).buf
+            })
+            .collect();
+        let (data, offsets) = batch(&rows);
+        let names = ["i", "s", "d", "l"].map(String::from).to_vec();
+        let mut t = RowTransposer::new(names, types);
+        let b = t.transpose(&data, &offsets).unwrap();
+        let (
+            ColumnData::Int32(ints),
+            ColumnData::Binary {
+                offsets: so,
+                data: sd,
+            },
+        ) = (&b.columns[0].data, &b.columns[1].data)
+        else {
+            panic!("int and string columns");
+        };
+        let (ColumnData::Int32(decs), ColumnData::Int64(longs)) =
+            (&b.columns[2].data, &b.columns[3].data)
+        else {
+            panic!("decimal and long columns");
+        };
+        let dv = b.columns[2].validity.expect("decimal nulls");
+        for r in 0..150 {
+            assert_eq!(ints[r], r as i32 * -3, "row {r}");
+            assert_eq!(
+                &sd[so[r] as usize..so[r + 1] as usize],
+                text(r).as_bytes(),
+                "row {r}"
+            );
+            assert_eq!(dv[r / 8] >> (r % 8) & 1 == 0, r % 9 == 4, "row {r}");
+            if r % 9 != 4 {
+                assert_eq!(decs[r], r as i32 * 101 - 7000, "row {r}");
+            }
+            assert_eq!(longs[r], ((r as i64) << 40) | 5, "row {r}");
         }
     }
 
