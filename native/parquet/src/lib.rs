@@ -3,7 +3,7 @@
 //! Column buffers in Arrow's layout ([`column`]) go in batch after batch; complete Parquet
 //! files (data page v2, v2 encodings as parquet-java chooses them under
 //! `WriterVersion.PARQUET_2_0`, statistics, column and offset indexes, bloom filters) come out
-//! of any [`std::io::Write`]. Nothing here knows about JNI or Spark.
+//! of any [`std::io::Write`] (a [`Sink`]). Nothing here knows about JNI or Spark.
 //!
 //! ```
 //! use vecruntime_parquet::*;
@@ -29,6 +29,7 @@ pub mod options;
 pub mod page_index;
 mod properties;
 pub mod schema;
+pub mod sink;
 pub mod statistics;
 pub mod summary;
 mod thrift;
@@ -39,5 +40,6 @@ pub use encoding::Encoding;
 pub use error::Error;
 pub use options::{BloomFilterOptions, Codec, WriterOptions};
 pub use schema::{Field, LogicalType, PhysicalType, Schema, TimeUnit};
+pub use sink::Sink;
 pub use summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};
 pub use writer::{FileWriter, CREATED_BY};

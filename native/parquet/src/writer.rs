@@ -13,9 +13,9 @@ use crate::format::{self, ColumnChunkMeta, RowGroupMeta, Statistics};
 use crate::options::WriterOptions;
 use crate::page_index::{ColumnIndex, PageLocation};
 use crate::schema::Schema;
+use crate::sink::Sink;
 use crate::statistics::SortOrder;
 use crate::summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};
-use std::io::Write;
 
 const MAGIC: &[u8] = b"PAR1";
 /// parquet-java drops binary statistics of writers whose created_by it cannot parse.
@@ -29,15 +29,22 @@ pub const CREATED_BY: &str = concat!(
 /// Statistics whose min + max reach this many bytes are left out (parquet-java's MAX_STATS_SIZE).
 const MAX_STATS_SIZE: usize = 4096;
 
-struct Counting<W: Write> {
+struct Counting<W: Sink> {
     inner: W,
     pos: u64,
 }
 
-impl<W: Write> Counting<W> {
+impl<W: Sink> Counting<W> {
     fn write_all(&mut self, b: &[u8]) -> Result<()> {
         self.inner.write_all(b)?;
         self.pos += b.len() as u64;
+        Ok(())
+    }
+
+    fn write_segment(&mut self, segment: Vec<u8>) -> Result<()> {
+        let n = segment.len() as u64;
+        self.inner.write_segment(segment)?;
+        self.pos += n;
         Ok(())
     }
 }
@@ -56,7 +63,7 @@ enum State {
     Closed,
 }
 
-pub struct FileWriter<W: Write> {
+pub struct FileWriter<W: Sink> {
     sink: Counting<W>,
     schema: Schema,
     options: WriterOptions,
@@ -71,7 +78,7 @@ pub struct FileWriter<W: Write> {
     state: State,
 }
 
-impl<W: Write> FileWriter<W> {
+impl<W: Sink> FileWriter<W> {
     /// Starts a file: validates schema and options and writes the leading magic.
     pub fn new(sink: W, schema: Schema, options: WriterOptions) -> Result<Self> {
         options.validate()?;
@@ -277,13 +284,15 @@ impl<W: Write> FileWriter<W> {
         let mut total_byte_size = 0;
         let mut total_compressed = 0;
         for i in 0..self.columns.len() {
-            let chunk = self.columns[i].finish()?;
+            let mut chunk = self.columns[i].finish()?;
             let offset = self.sink.pos as i64;
             self.sink.write_all(&chunk.dictionary_page)?;
-            for segment in &chunk.data_pages {
-                self.sink.write_all(segment)?;
+            // The segments go to the sink by value (one that holds output keeps them as is).
+            let data_len = chunk.data_pages.iter().map(Vec::len).sum();
+            for segment in std::mem::take(&mut chunk.data_pages) {
+                self.sink.write_segment(segment)?;
             }
-            let (meta, idx, summary) = self.chunk_meta(i, offset, chunk);
+            let (meta, idx, summary) = self.chunk_meta(i, offset, data_len, chunk);
             total_byte_size += meta.total_uncompressed_size;
             total_compressed += meta.total_compressed_size;
             columns.push(meta);
@@ -319,6 +328,7 @@ impl<W: Write> FileWriter<W> {
         &self,
         i: usize,
         offset: i64,
+        data_len: usize,
         mut chunk: FinishedChunk,
     ) -> (ColumnChunkMeta, ChunkIndexes, ColumnChunkSummary) {
         let field = &self.schema.fields[i];
@@ -341,7 +351,6 @@ impl<W: Write> FileWriter<W> {
             l.offset += offset;
         }
         let data_page_offset = offset + chunk.dictionary_page_len.unwrap_or(0) as i64;
-        let data_len: usize = chunk.data_pages.iter().map(Vec::len).sum();
         let compressed = (chunk.dictionary_page.len() + data_len) as i64;
         let meta = ColumnChunkMeta {
             physical_type: field.physical.thrift_id(),

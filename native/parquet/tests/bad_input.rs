@@ -198,6 +198,7 @@ fn bad_schema_and_options() {
 }
 
 struct FailingSink(usize);
+impl vecruntime_parquet::Sink for FailingSink {}
 impl std::io::Write for FailingSink {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
         if self.0 < b.len() {
