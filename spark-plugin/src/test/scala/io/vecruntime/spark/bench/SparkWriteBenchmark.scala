@@ -14,7 +14,7 @@ import org.apache.spark.vecruntime.ListenerShim
  * vecruntime, in one local[2] session (table cached, off-heap pool on), per codec. Per case the
  * median of the runs of: whole write time, write alone (minus a `noop` write of the same
  * DataFrame run next to it), executor CPU time (task metrics, whole and minus the noop's),
- * bytes and files. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
+ * bytes and files. The heap is collected before each measured write and noop. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
  * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling). Before the measured
@@ -45,6 +45,10 @@ object SparkWriteBenchmark {
 
       def measure(write: => Unit): (Double, Double) = {
         ListenerShim.waitUntilEmpty(spark.sparkContext)
+        // Each measured write starts from a collected heap: a young collection of the garbage
+        // the previous write left (Spark's writers leave gigabytes) would otherwise land in
+        // whichever write or noop runs next and count in its time.
+        System.gc()
         cpuNanos.set(0)
         val t = System.nanoTime()
         write
