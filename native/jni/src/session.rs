@@ -14,7 +14,7 @@ use vecruntime_parquet::{buffers, FileWriter, Sink};
 /// the file's tail. The JVM drains them into its OutputStream after each call. A row group's
 /// page segments are kept as the writer hands them over, not copied into one growing buffer
 /// (for a 55 MB row group that copy, its reallocations and the page faults of fresh memory
-/// took 20-25 ms); small writes (headers, dictionary pages, indexes, footer) are appended.
+/// took 25-30 ms); small writes (headers, dictionary pages, indexes, footer) are appended.
 #[derive(Default)]
 pub struct Output {
     segments: VecDeque<Vec<u8>>,
