@@ -78,9 +78,11 @@ public final class NativeLibrary {
         loadedBuild = override;
       } else {
         String platform = platform();
-        String build = build(platform, System.getProperty(CPU_PROPERTY), NativeLibrary::cpuFlags);
-        if (build.equals(X86_64_V3) && !hasResource(platform, build)) {
-          build = BASELINE; // a jar built without it
+        String requested = System.getProperty(CPU_PROPERTY);
+        String build = build(platform, requested, NativeLibrary::cpuFlags);
+        boolean named = requested != null && requested.trim().equalsIgnoreCase(X86_64_V3);
+        if (build.equals(X86_64_V3) && !named && !hasResource(platform, build)) {
+          build = BASELINE; // a jar built without it (asked for by name, extract says it lacks it)
         }
         System.load(extract(platform, build).toString());
         loadedBuild = build;
