@@ -114,9 +114,9 @@ pub struct WriterOptions {
     pub min_row_count_for_size_check: usize,
     pub max_row_count_for_size_check: usize,
     pub estimate_next_size_check: bool,
-    /// `vecruntime.rle.parquet-java-runs`: RLE runs of 1- and 2-bit values (definition levels,
-    /// ids of dictionaries of up to 4 entries) start at 8 repeats, as parquet-java's; the bytes
-    /// are then parquet-java's. Off by default: those runs then start at 24 and 12 repeats,
+    /// `vecruntime.rle.parquet-java-runs`: RLE runs of 1-bit values (definition levels, ids of
+    /// dictionaries of up to 2 entries) start at 8 repeats, as parquet-java's; the bytes are
+    /// then parquet-java's. Off by default: those runs then start at 24 repeats,
     /// which makes typical definition levels about 15% smaller (see `encoding::rle`).
     pub parquet_java_runs: bool,
 }

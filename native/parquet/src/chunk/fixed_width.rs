@@ -319,7 +319,7 @@ impl<T: Native> FixedWidthWriter<T> {
                     }
                 }
             }
-            self.state.ids.extend(ids[..n].iter().copied());
+            self.state.ids.extend_from_slice(&ids[..n]);
             if let Some((k, id)) = last {
                 (self.last_key, self.last_id) = (k, id);
             }

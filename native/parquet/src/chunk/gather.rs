@@ -37,7 +37,7 @@ pub(crate) fn gather_i32(vals: &[i32], bits: u64, out: &mut [i32; BLOCK]) -> usi
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{gather_scalar, BLOCK};
+    use super::BLOCK;
     use std::arch::x86_64::*;
 
     /// Lane indices that move the lanes of the set bits of a byte to the front, in order.
@@ -81,14 +81,12 @@ mod avx2 {
             k += mask.count_ones() as usize;
             i += 8;
         }
-        let mut tail = [0i32; BLOCK];
-        let n = gather_scalar(
-            &vals[i..],
-            bits.checked_shr(i as u32).unwrap_or(0),
-            &mut tail,
-        );
-        out[k..k + n].copy_from_slice(&tail[..n]);
-        k + n
+        // The last 0-7 values as gather_scalar does (k <= j < BLOCK: the mask never bites).
+        for (j, &v) in vals.iter().enumerate().skip(i) {
+            out[k & (BLOCK - 1)] = v;
+            k += (bits >> j) as usize & 1;
+        }
+        k
     }
 }
 

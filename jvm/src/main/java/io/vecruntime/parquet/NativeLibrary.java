@@ -161,10 +161,6 @@ public final class NativeLibrary {
     return NativeLibrary.class.getResource(resource(platform, build)) != null;
   }
 
-  static Path extract(String platform) throws IOException {
-    return extract(platform, BASELINE);
-  }
-
   static Path extract(String platform, String build) throws IOException {
     String resource = resource(platform, build);
     try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {

@@ -131,10 +131,10 @@ public final class WriterOptions {
     }
 
     /**
-     * {@code vecruntime.rle.parquet-java-runs}, default false: RLE runs of 1- and 2-bit values
-     * (definition levels, ids of dictionaries of up to 4 entries) start at 8 repeats as
-     * parquet-java's do, and those bytes are parquet-java's. Off, they start at 24 and 12
-     * repeats, which makes typical definition levels about 15% smaller.
+     * {@code vecruntime.rle.parquet-java-runs}, default false: RLE runs of 1-bit values
+     * (definition levels, ids of dictionaries of up to 2 entries) start at 8 repeats as
+     * parquet-java's do, and those bytes are parquet-java's. Off, they start at 24 repeats,
+     * which makes typical definition levels about 15% smaller.
      */
     public Builder parquetJavaRuns(boolean enabled) {
       return set("vecruntime.rle.parquet-java-runs", enabled);

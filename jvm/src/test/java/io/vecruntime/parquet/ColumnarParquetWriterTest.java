@@ -150,7 +150,7 @@ class ColumnarParquetWriterTest {
     assertEquals("linux-x86_64", NativeLibrary.platform("Linux", "amd64"));
     assertEquals("linux-aarch64", NativeLibrary.platform("Linux", "aarch64"));
     assertEquals("darwin-aarch64", NativeLibrary.platform("Mac OS X", "arm64"));
-    VecRuntimeException e = assertThrows(VecRuntimeException.class, () -> NativeLibrary.extract("plan9-mips"));
+    VecRuntimeException e = assertThrows(VecRuntimeException.class, () -> NativeLibrary.extract("plan9-mips", NativeLibrary.BASELINE));
     assertTrue(e.getMessage().contains("'plan9-mips'") && e.getMessage().contains("/plan9-mips/libvecruntime.so"),
         e.getMessage());
   }

@@ -14,7 +14,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * vecruntime, in one local[2] session (table cached, off-heap pool on), per codec. Per case the
  * median of the runs of: whole write time, write alone (minus a `noop` write of the same
  * DataFrame run next to it), executor CPU time (task metrics, whole and minus the noop's),
- * bytes and files. The heap is collected before each measured write and noop. Prints a Markdown table and the ratios ours / Spark v1 and ours / Spark v2.
+ * bytes and files (the heap collected before each measured write and noop). Prints a Markdown
+ * table and the ratios ours / Spark v1 and ours / Spark v2.
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
  * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling). Before the measured
