@@ -11,8 +11,10 @@ import java.util.Objects;
  * holds about one row group of native memory ({@link #nativeBytesHeld()}).
  *
  * <p>Input problems (a short buffer, bad offsets, a null in a required column) throw
- * IllegalArgumentException naming the column, and the writer stays usable. A failing stream or a
- * native failure leaves the writer failed, its native memory released. Not thread-safe.
+ * IllegalArgumentException naming the column, and the writer stays usable. Anything else thrown
+ * while writing (a failing stream, an {@code Error} such as Hadoop's {@code FSError} for a full
+ * disk, a native failure) leaves the writer failed, its native memory released, and every later
+ * call refused, so that no file is finished over lost rows. Not thread-safe.
  */
 public final class ColumnarParquetWriter implements AutoCloseable {
   private static final int DRAIN_CHUNK = 1 << 20;
@@ -40,7 +42,12 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     this.handle = NativeBridge.open(schema.rootName(), schema.names(), schema.spec(),
         props.keySet().toArray(new String[0]), props.values().toArray(new String[0]),
         meta.keySet().toArray(new String[0]), meta.values().toArray(new String[0]));
-    drain();
+    try {
+      drain();
+    } catch (Throwable t) {
+      fail();
+      throw t;
+    }
   }
 
   /** The writer's {@code created_by}: {@code vecruntime version X.Y.Z (build id)}. */
@@ -63,9 +70,9 @@ public final class ColumnarParquetWriter implements AutoCloseable {
       }
     } catch (IllegalArgumentException e) {
       throw e; // rejected before anything was written: still usable
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable t) {
       fail();
-      throw e;
+      throw t;
     }
   }
 
@@ -100,9 +107,9 @@ public final class ColumnarParquetWriter implements AutoCloseable {
       }
     } catch (IllegalArgumentException e) {
       throw e;
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable t) {
       fail();
-      throw e;
+      throw t;
     }
   }
 
@@ -117,9 +124,9 @@ public final class ColumnarParquetWriter implements AutoCloseable {
       state = State.CLOSED;
       releaseNative();
       return summary;
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable t) {
       fail();
-      throw e;
+      throw t;
     }
   }
 

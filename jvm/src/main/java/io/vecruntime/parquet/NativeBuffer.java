@@ -4,8 +4,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Zeroed off-heap memory allocated by the native library, readable and writable through a
- * little-endian {@link ByteBuffer}, freed on {@link #close()}. The native writer only accepts
+ * Zeroed off-heap memory allocated by the native library, freed on {@link #close()}. Callers read
+ * and write it through checked little-endian accessors that refuse a closed buffer and any index
+ * outside it; no view of the memory is handed out, so no reference can outlive it (a write
+ * through a stale view of freed memory would crash the JVM). The native writer only accepts
  * ranges inside live buffers of this kind.
  */
 public final class NativeBuffer implements AutoCloseable {
@@ -36,14 +38,62 @@ public final class NativeBuffer implements AutoCloseable {
     return size;
   }
 
-  /** The buffer's bytes, little-endian, position 0. Invalid after {@link #close()}. */
-  public ByteBuffer buffer() {
+  /**
+   * The buffer's bytes, little-endian, position 0, for this package's own short-lived use: the
+   * view must not be kept past a call, since {@link #close()} (or a column growing its values)
+   * frees the memory under it.
+   */
+  ByteBuffer buffer() {
     checkOpen();
     if (view == null) {
       view = size == 0 ? ByteBuffer.allocate(0) : NativeBridge.view(address, size);
       view.order(ByteOrder.LITTLE_ENDIAN);
     }
     return view;
+  }
+
+  public byte getByte(long index) {
+    return buffer().get(index(index, 1));
+  }
+
+  public void putByte(long index, byte value) {
+    buffer().put(index(index, 1), value);
+  }
+
+  public int getInt(long index) {
+    return buffer().getInt(index(index, 4));
+  }
+
+  public void putInt(long index, int value) {
+    buffer().putInt(index(index, 4), value);
+  }
+
+  public long getLong(long index) {
+    return buffer().getLong(index(index, 8));
+  }
+
+  public void putLong(long index, long value) {
+    buffer().putLong(index(index, 8), value);
+  }
+
+  /** Copies {@code src[off..off + len)} to bytes [index, index + len). */
+  public void put(long index, byte[] src, int off, int len) {
+    buffer().put(index(index, len), src, off, len);
+  }
+
+  /** Copies bytes [index, index + len) to {@code dst[off..off + len)}. */
+  public void get(long index, byte[] dst, int off, int len) {
+    buffer().get(index(index, len), dst, off, len);
+  }
+
+  /** {@code index} as an int after checking that [index, index + width) lies in the buffer. */
+  private int index(long index, int width) {
+    checkOpen();
+    if (index < 0 || width < 0 || index + width > size) {
+      throw new IndexOutOfBoundsException(
+          "bytes [" + index + ", " + (index + width) + ") outside a native buffer of " + size);
+    }
+    return (int) index;
   }
 
   public boolean isClosed() {

@@ -50,8 +50,10 @@ public final class RowBatch implements AutoCloseable {
   }
 
   /**
-   * Copies {@code size} bytes at ({@code base}, {@code offset}) as the next row: a byte[] and
-   * its array offset, or null and an off-heap address, as Spark's UnsafeRow keeps them.
+   * Copies {@code size} bytes at ({@code base}, {@code offset}) as the next row, as Spark's
+   * UnsafeRow keeps them: a {@code byte[]} or {@code long[]} (Spark's on-heap memory pages) and
+   * the Unsafe offset into it, which is checked against the array. Rows in off-heap memory have
+   * no array to check against: copy them into a byte[] first.
    */
   public void append(Object base, long offset, int size) {
     if (rows == maxRows) {
@@ -60,6 +62,7 @@ public final class RowBatch implements AutoCloseable {
     if (size < 0) {
       throw new IllegalArgumentException("row size " + size + " is negative");
     }
+    checkSource(base, offset, size);
     long end = (long) used + size;
     if (end > data.size()) {
       grow(end);
@@ -72,10 +75,30 @@ public final class RowBatch implements AutoCloseable {
 
   /** Copies a row held in a byte array. */
   public void append(byte[] row, int off, int len) {
-    if (off < 0 || len < 0 || off + len > row.length) {
+    if (off < 0 || len < 0) {
       throw new IndexOutOfBoundsException("row range " + off + "+" + len + " of " + row.length);
     }
     append(row, Unsafe.ARRAY_BYTE_BASE_OFFSET + (long) off, len);
+  }
+
+  /** Refuses a source the copy could read outside of. */
+  private static void checkSource(Object base, long offset, int size) {
+    long start;
+    long length;
+    if (base instanceof byte[]) {
+      start = offset - Unsafe.ARRAY_BYTE_BASE_OFFSET;
+      length = ((byte[]) base).length;
+    } else if (base instanceof long[]) {
+      start = offset - Unsafe.ARRAY_LONG_BASE_OFFSET;
+      length = 8L * ((long[]) base).length;
+    } else {
+      throw new IllegalArgumentException("a row must be held in a byte[] or long[], not "
+          + (base == null ? "off-heap memory" : base.getClass().getName()));
+    }
+    if (start < 0 || start + size > length) {
+      throw new IndexOutOfBoundsException(
+          "row bytes [" + start + ", " + (start + size) + ") outside an array of " + length + " bytes");
+    }
   }
 
   private void grow(long needed) {

@@ -103,12 +103,25 @@ public final class VectorBuffers implements AutoCloseable {
       throw new IllegalArgumentException("batch has " + schema.size()
           + " columns, the writer's schema has " + writerSchema.size());
     }
+    for (int i = 0; i < columns.length; i++) {
+      ParquetSchema.Column mine = schema.column(i);
+      ParquetSchema.Column theirs = writerSchema.column(i);
+      if (mine.physical != theirs.physical || mine.typeLength() != theirs.typeLength()) {
+        throw new IllegalArgumentException("column '" + theirs.name + "' is " + describe(theirs)
+            + " in the writer's schema, the batch holds " + describe(mine));
+      }
+    }
     long[] spec = new long[columns.length * NativeBridge.LONGS_PER_COLUMN];
     for (int i = 0; i < columns.length; i++) {
       columns[i].finish(rowCount);
       columns[i].describe(spec, i * NativeBridge.LONGS_PER_COLUMN);
     }
     return spec;
+  }
+
+  private static String describe(ParquetSchema.Column c) {
+    return c.physical == ParquetSchema.PhysicalType.FIXED_LEN_BYTE_ARRAY
+        ? c.physical + "(" + c.typeLength() + ")" : c.physical.toString();
   }
 
   /** Native bytes held by the batch's buffers. */

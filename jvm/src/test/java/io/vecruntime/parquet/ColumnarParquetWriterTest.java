@@ -97,10 +97,10 @@ class ColumnarParquetWriterTest {
       assertThrows(IllegalArgumentException.class, () -> b.column(1).setLong(0, 1L));
       assertThrows(IndexOutOfBoundsException.class, () -> b.column(1).setInt(4, 1));
       assertThrows(IllegalArgumentException.class, () -> b.setRowCount(5));
-      assertEquals(0, b.column(0).offsets().buffer().getInt(4), "row 0 is empty");
-      assertEquals(100_000, b.column(0).offsets().buffer().getInt(8));
-      assertEquals(100_000, b.column(0).offsets().buffer().getInt(12), "row 2 is empty");
-      assertEquals(7, b.column(0).values().buffer().get(99_999));
+      assertEquals(0, b.column(0).offsets().getInt(4), "row 0 is empty");
+      assertEquals(100_000, b.column(0).offsets().getInt(8));
+      assertEquals(100_000, b.column(0).offsets().getInt(12), "row 2 is empty");
+      assertEquals(7, b.column(0).values().getByte(99_999));
     }
   }
 

@@ -59,7 +59,7 @@ class ErrorHandlingTest {
     NativeBuffer ids = NativeBuffer.allocate(idBytes);
     NativeBuffer offsets = NativeBuffer.allocate(4L * nameOffsets.length);
     for (int i = 0; i < nameOffsets.length; i++) {
-      offsets.buffer().putInt(4 * i, nameOffsets[i]);
+      offsets.putInt(4 * i, nameOffsets[i]);
     }
     NativeBuffer names = NativeBuffer.allocate(nameBytes);
     NativeBuffer amounts = NativeBuffer.allocate(amountBytes);
@@ -171,7 +171,74 @@ class ErrorHandlingTest {
     NativeBuffer buf = NativeBuffer.allocate(16);
     buf.close();
     buf.close(); // idempotent
-    assertThrows(IllegalStateException.class, buf::buffer);
+    assertThrows(IllegalStateException.class, () -> buf.getByte(0));
+  }
+
+  @Test
+  void batchOfAnotherColumnType() throws IOException {
+    ParquetSchema doubles = ParquetSchema.builder()
+        .doubleColumn("id", false).stringColumn("name", true).decimalColumn("amount", 30, 2, true)
+        .build();
+    VectorBuffers b = VectorBuffers.allocate(doubles, 1);
+    b.column(0).setDouble(0, 1.5);
+    b.setRowCount(1);
+    IllegalArgumentException e = rejected(b);
+    assertTrue(e.getMessage().contains("column 'id' is INT32")
+        && e.getMessage().contains("holds DOUBLE"), e.getMessage());
+    ParquetSchema narrow = ParquetSchema.builder()
+        .int32Column("id", false).stringColumn("name", true).decimalColumn("amount", 20, 2, true)
+        .build();
+    VectorBuffers n = VectorBuffers.allocate(narrow, 1);
+    n.setRowCount(0);
+    e = rejected(n);
+    assertTrue(e.getMessage().contains("column 'amount'"), e.getMessage());
+  }
+
+  @Test
+  void noViewOfNativeMemoryOutlivesIt() {
+    ParquetSchema strings = ParquetSchema.builder().stringColumn("s", true).build();
+    NativeBuffer before;
+    try (VectorBuffers b = VectorBuffers.allocate(strings, 1 << 17)) {
+      before = b.column(0).values();
+      long size = before.size();
+      before.putByte(0, (byte) 1);
+      assertEquals(1, before.getByte(0));
+      // Growing the values frees the old memory: the old handle refuses instead of writing it.
+      b.column(0).setBytes(0, new byte[9 << 20]);
+      assertTrue(b.column(0).values().size() > size);
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> before.putByte(0, (byte) 1));
+      assertTrue(e.getMessage().contains("closed"), e.getMessage());
+      NativeBuffer now = b.column(0).values();
+      assertThrows(IndexOutOfBoundsException.class, () -> now.putInt(now.size() - 2, 7));
+      assertThrows(IndexOutOfBoundsException.class, () -> now.getLong(-1));
+      assertThrows(IndexOutOfBoundsException.class, () -> now.put(now.size(), new byte[1], 0, 1));
+    }
+    NativeBuffer validity;
+    try (VectorBuffers b = VectorBuffers.allocate(strings, 8)) {
+      validity = b.column(0).validity();
+    }
+    assertThrows(IllegalStateException.class, () -> validity.putByte(0, (byte) 1));
+  }
+
+  @Test
+  void rowBatchCopiesOnlyFromArraysItCanCheck() {
+    try (RowBatch batch = new RowBatch(4, 64)) {
+      long byteBase = sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET;
+      long longBase = sun.misc.Unsafe.ARRAY_LONG_BASE_OFFSET;
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> batch.append(null, 4096L, 8));
+      assertTrue(e.getMessage().contains("off-heap"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> batch.append("row", byteBase, 1));
+      assertThrows(IndexOutOfBoundsException.class, () -> batch.append(new byte[4], byteBase, 8));
+      assertThrows(IndexOutOfBoundsException.class, () -> batch.append(new byte[4], byteBase - 1, 1));
+      assertThrows(IndexOutOfBoundsException.class, () -> batch.append(new long[1], longBase + 4, 8));
+      assertThrows(IndexOutOfBoundsException.class, () -> batch.append(new byte[4], 2, 3));
+      assertEquals(0, batch.rowCount(), "nothing refused was appended");
+      batch.append(new long[2], longBase + 8, 8);
+      batch.append(new byte[8], byteBase, 8);
+      assertEquals(2, batch.rowCount());
+    }
   }
 
   @Test
@@ -261,6 +328,61 @@ class ErrorHandlingTest {
     assertThrows(IllegalStateException.class, w::finish);
     w.close(); // a failed writer closes quietly: its failure was already thrown
     w.abort();
+  }
+
+  /** Hadoop's local file system reports a full disk as FSError, an Error. */
+  static final class DiskError extends Error {
+    DiskError() {
+      super("No space left on device");
+    }
+  }
+
+  /** Takes the leading magic, then throws a DiskError. */
+  static final class ErrorStream extends OutputStream {
+    final DiskError failure = new DiskError();
+    long accepted;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      if (accepted + len > 4) {
+        throw failure;
+      }
+      accepted += len;
+    }
+  }
+
+  @Test
+  void anErrorFromTheStreamFailsTheWriter() throws IOException {
+    ErrorStream out = new ErrorStream();
+    DiskError failure = out.failure;
+    WriterOptions small = WriterOptions.builder().rowGroupSize(64 * 1024).build();
+    ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, small);
+    try (VectorBuffers b = goodBatch(20_000)) {
+      DiskError e = assertThrows(DiskError.class, () -> {
+        for (int i = 0; i < 50; i++) {
+          w.write(b);
+        }
+      });
+      assertSame(failure, e);
+      assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "writer released after the error");
+      // No later call may go on as if the lost rows had been written.
+      assertThrows(IllegalStateException.class, () -> w.write(b));
+      assertThrows(IllegalStateException.class, w::finish);
+    }
+    w.close();
+    // An Error while finishing (the footer's drain) fails the writer the same way.
+    ColumnarParquetWriter w2 =
+        new ColumnarParquetWriter(new ErrorStream(), SCHEMA, WriterOptions.defaults());
+    try (VectorBuffers b = goodBatch(100)) {
+      w2.write(b);
+    }
+    assertThrows(DiskError.class, w2::finish);
+    assertThrows(IllegalStateException.class, w2::finish);
   }
 
   @Test

@@ -122,7 +122,14 @@ class VectorParquetOutputWriter(
         if (toUnsafe == null) toUnsafe = UnsafeProjection.create(layout.sparkSchema)
         toUnsafe(other)
     }
-    batch.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
+    if (u.getBaseObject != null) {
+      batch.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
+    } else {
+      // A row in off-heap memory (Spark's off-heap pages): RowBatch copies only from arrays it
+      // can bounds-check, so the row goes through a byte[] first.
+      val bytes = u.getBytes
+      batch.append(bytes, 0, bytes.length)
+    }
     if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
   }
 
