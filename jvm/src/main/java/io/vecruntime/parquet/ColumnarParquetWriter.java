@@ -18,11 +18,15 @@ import java.util.Objects;
  */
 public final class ColumnarParquetWriter implements AutoCloseable {
   private static final int DRAIN_CHUNK = 1 << 20;
+  /**
+   * One drain buffer per thread, shared by the writers on it (a drain finishes within the call
+   * that starts it): a partitioned write may hold thousands of writers open.
+   */
+  private static final ThreadLocal<byte[]> CHUNK = ThreadLocal.withInitial(() -> new byte[DRAIN_CHUNK]);
 
   private final OutputStream out;
   private final ParquetSchema schema;
   private long handle;
-  private byte[] chunk;
   private long bytesWritten;
   private State state = State.OPEN;
   private FooterSummary summary;
@@ -169,9 +173,7 @@ public final class ColumnarParquetWriter implements AutoCloseable {
   }
 
   private void drain() throws IOException {
-    if (chunk == null) {
-      chunk = new byte[DRAIN_CHUNK];
-    }
+    byte[] chunk = CHUNK.get();
     int n;
     while ((n = NativeBridge.drain(handle, chunk)) > 0) {
       try {
@@ -202,7 +204,6 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     if (handle != 0) {
       long h = handle;
       handle = 0;
-      chunk = null;
       NativeBridge.release(h);
     }
   }

@@ -13,7 +13,7 @@ public final class RowBatch implements AutoCloseable {
 
   private final int maxRows;
   private NativeBuffer data;
-  private final NativeBuffer offsets;
+  private NativeBuffer offsets;
   private int rows;
   private int used;
 
@@ -24,7 +24,9 @@ public final class RowBatch implements AutoCloseable {
     }
     this.maxRows = maxRows;
     this.data = NativeBuffer.allocate(Math.max(64, initialBytes));
-    this.offsets = NativeBuffer.allocate(4L * (maxRows + 1));
+    // Offsets for as many rows as the first bytes hold at 64 bytes a row, growing from there:
+    // a partitioned write holds thousands of batches, most of them small.
+    this.offsets = NativeBuffer.allocate(4L * (Math.min(maxRows, Math.max(64, initialBytes) / 64) + 1));
   }
 
   public int rowCount() {
@@ -67,6 +69,9 @@ public final class RowBatch implements AutoCloseable {
     if (end > data.size()) {
       grow(end);
     }
+    if (4L * (rows + 2) > offsets.size()) {
+      growOffsets();
+    }
     UNSAFE.copyMemory(base, offset, null, data.address() + used, size);
     used = (int) end;
     rows++;
@@ -99,6 +104,14 @@ public final class RowBatch implements AutoCloseable {
       throw new IndexOutOfBoundsException(
           "row bytes [" + start + ", " + (start + size) + ") outside an array of " + length + " bytes");
     }
+  }
+
+  private void growOffsets() {
+    long size = 4L * (Math.min(maxRows, 2L * (offsets.size() / 4 - 1)) + 1);
+    NativeBuffer bigger = NativeBuffer.allocate(size);
+    UNSAFE.copyMemory(null, offsets.address(), null, bigger.address(), 4L * (rows + 1));
+    offsets.close();
+    offsets = bigger;
   }
 
   private void grow(long needed) {
