@@ -44,6 +44,23 @@ object SparkParquetLayout {
     "parquet.bloom.filter.expected.ndv", "parquet.bloom.filter.fpp",
     "parquet.bloom.filter.adaptive.enabled", "parquet.bloom.filter.candidates.number")
 
+  private val last = new ThreadLocal[(Configuration, StructType, SparkParquetLayout)]
+
+  /**
+   * The layout of the task's files: the files of one task share its configuration object and
+   * an equal data schema, and a partitioned write opens thousands of them (working the layout
+   * out reads and sorts the whole configuration).
+   */
+  def ofTaskFile(conf: Configuration, dataSchema: StructType): SparkParquetLayout = {
+    val l = last.get()
+    if (l != null && (l._1 eq conf) && l._2 == dataSchema) l._3
+    else {
+      val layout = apply(conf, dataSchema)
+      last.set((conf, dataSchema, layout))
+      layout
+    }
+  }
+
   def apply(conf: Configuration, dataSchema: StructType): SparkParquetLayout = {
     val schemaString = conf.get(ROW_SCHEMA_KEY)
     val sparkSchema = if (schemaString != null) SparkWriteShim.parseSchema(schemaString) else dataSchema

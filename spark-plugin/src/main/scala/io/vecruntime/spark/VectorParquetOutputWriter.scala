@@ -1,7 +1,9 @@
 package io.vecruntime.spark
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch, VectorBuffers}
-import org.apache.hadoop.fs.{FSDataOutputStream, Path}
+import java.io.{ByteArrayOutputStream, OutputStream}
+
+import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.TaskAttemptContext
 
 import org.apache.spark.internal.Logging
@@ -17,7 +19,7 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
  * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
  * extension (`.snappy.parquet`...), taken from the factory it replaces.
  */
-class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory)
+class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory, manyFiles: Boolean)
   extends OutputWriterFactory {
 
   override def getFileExtension(context: TaskAttemptContext): String =
@@ -27,7 +29,7 @@ class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory)
       path: String,
       dataSchema: StructType,
       context: TaskAttemptContext): OutputWriter =
-    new VectorParquetOutputWriter(path, dataSchema, context)
+    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles)
 }
 
 /**
@@ -35,20 +37,31 @@ class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory)
  * copy a row, no per-value JVM work); full batches go to native code, which turns them into
  * columns and encodes them. Finished row groups reach the Hadoop stream as they complete. The
  * native memory held is accounted with the task's memory manager.
+ *
+ * With `manyFiles` (a partitioned or bucketed write, which may hold thousands of files open) a
+ * file starts with small buffers, and the row bytes buffered by all of a task's open files are
+ * kept under `spark.vecruntime.write.taskBufferBytes` ([[TaskRowBuffers]]).
  */
 class VectorParquetOutputWriter(
     val path: String,
     dataSchema: StructType,
-    context: TaskAttemptContext) extends OutputWriter with ColumnarInput.Listener with Logging {
+    context: TaskAttemptContext,
+    manyFiles: Boolean = false)
+  extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
-  private val layout = SparkParquetLayout(conf, dataSchema)
+  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema)
   private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, 4096)
   private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, 16L << 20)
   private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager())
+  private val initialBatchBytes =
+    if (manyFiles) VectorParquetOutputWriter.ManyFilesBatchBytes else 1 << 20
+  private val buffers: Option[TaskRowBuffers] =
+    if (manyFiles) TaskRowBuffers.ofTask(conf.getLong(VecRuntimeConf.TASK_BUFFER_BYTES,
+      VecRuntimeConf.DefaultTaskBufferBytes)) else None
 
   private var toUnsafe: UnsafeProjection = _
-  private var stream: FSDataOutputStream = _
+  private var stream: OutputStream = _
   private var batch: RowBatch = _
   private var writer: ColumnarParquetWriter = _
   // Columnar input: the batch whose rows [pendingStart, pendingEnd) this file has taken.
@@ -58,18 +71,27 @@ class VectorParquetOutputWriter(
   private var pendingEnd = 0
 
   try {
+    // A cancelled task creates no file: the job's abort may already have deleted the
+    // `_temporary` tree that creating one would make again.
+    stopIfKilled()
     val file = new Path(path)
     // As ParquetOutputFormat: never overwrite (an existing file fails fast with Spark's error).
     // The native writer hands its file over in 1 MiB drains; through Hadoop's default 4 KiB
     // buffer a local (checksummed) file takes one write(2) per 4.5 KB checksum batch, and a
     // 55 MB file took 70 ms to write instead of 33 ms with a 1 MiB buffer. Bytes unchanged.
-    val bufferSize = math.max(conf.getInt("io.file.buffer.size", 4096),
-      VectorParquetOutputWriter.MinStreamBuffer)
-    stream = file.getFileSystem(conf).create(file, false, bufferSize)
+    // Many open files keep a small buffer each (their files are small): 8 KiB, within which
+    // FileOutputStream copies from its own buffer; through a larger one every write is copied
+    // through a malloc'd one, and a partitioned write spent 10% of its time in malloc there.
+    val bufferSize =
+      if (manyFiles) VectorParquetOutputWriter.ManyFilesStreamBuffer
+      else math.max(conf.getInt("io.file.buffer.size", 4096), VectorParquetOutputWriter.MinStreamBuffer)
+    val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
+    stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
-    batch = new RowBatch(batchRows, 1 << 20)
+    batch = new RowBatch(batchRows, initialBatchBytes)
     accountMemory()
+    buffers.foreach(_.register(this))
     ColumnarInput.register(this)
   } catch {
     case t: Throwable =>
@@ -130,13 +152,33 @@ class VectorParquetOutputWriter(
       val bytes = u.getBytes
       batch.append(bytes, 0, bytes.length)
     }
+    buffers.foreach(_.grew(u.getSizeInBytes))
     if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
   }
 
+  /** Ends a killed (cancelled) task at the next batch, as Spark's own write loop would. */
+  private def stopIfKilled(): Unit = SparkWriteShim.stopIfKilled()
+
   private def flush(): Unit = {
     if (!batch.isEmpty) {
+      stopIfKilled()
+      buffers.foreach(_.shrank(batch.sizeInBytes()))
       writer.writeRows(batch)
       batch.clear()
+      accountMemory()
+    }
+  }
+
+  /** Row bytes waiting in this file's batch. */
+  private[spark] def bufferedBytes: Long = if (batch == null) 0L else batch.sizeInBytes()
+
+  /** Encodes the buffered rows and gives back the batch memory beyond its starting size. */
+  private[spark] def encodeBuffered(): Unit = {
+    flush()
+    if (batch.capacityInBytes() > 2L * initialBatchBytes) {
+      batch.close()
+      batch = null
+      batch = new RowBatch(batchRows, initialBatchBytes)
       accountMemory()
     }
   }
@@ -155,9 +197,14 @@ class VectorParquetOutputWriter(
     }
   }
 
+  /** Drops the file unfinished and frees what it holds (a task ending with it still open). */
+  private[spark] def abortQuietly(): Unit =
+    try release() catch { case e: Exception => logWarning(s"releasing $path", e) }
+
   /** Frees native memory and the stream whatever state the writer is in. */
   private def release(): Unit = {
     ColumnarInput.unregister(this)
+    buffers.foreach(_.unregister(this))
     pendingBatch = null
     if (columns != null) columns.close()
     columns = null
@@ -165,16 +212,80 @@ class VectorParquetOutputWriter(
     if (batch != null) batch.close()
     batch = null
     if (stream != null) {
-      try stream.close() catch { case e: Exception => logWarning(s"closing $path", e) }
+      try {
+        stream match {
+          case d: DeferredFileStream => d.discard()
+          case other => other.close()
+        }
+      } catch { case e: Exception => logWarning(s"closing $path", e) }
       stream = null
     }
     memory.update(0)
   }
 }
 
+/**
+ * The file of one partition or bucket among many open ones, created only once its bytes
+ * outgrow `limit` or it is finished. A file held open per partition would hold its descriptors
+ * (two on the checksummed local file system) all along, and every process Hadoop starts (its
+ * local file system runs `chmod` for each file it creates, without its native library) closes
+ * every descriptor of the JVM first: with 3,600 open files creating a file took 100 ms.
+ */
+private final class DeferredFileStream(create: () => OutputStream, limit: Int) extends OutputStream {
+  private var held = new ByteArrayOutputStream()
+  private var out: OutputStream = _
+
+  private def opened(): OutputStream = {
+    if (out == null) {
+      out = create()
+      val bytes = held.toByteArray
+      held = null
+      write(bytes, 0, bytes.length)
+    }
+    out
+  }
+
+  override def write(b: Int): Unit = write(Array(b.toByte), 0, 1)
+
+  override def write(b: Array[Byte], off: Int, len: Int): Unit =
+    if (out == null && held.size() + len <= limit) held.write(b, off, len)
+    else {
+      // In pieces that Hadoop's checksummed stream buffers: a larger write reaches
+      // FileOutputStream whole, which copies it through a malloc'd buffer (from 8 KiB on).
+      val o = opened()
+      var at = off
+      while (at < off + len) {
+        val n = math.min(DeferredFileStream.Piece, off + len - at)
+        o.write(b, at, n)
+        at += n
+      }
+    }
+
+  override def flush(): Unit = if (out != null) out.flush()
+
+  /** Creates the file if it is not yet, and closes it complete. */
+  override def close(): Unit = opened().close()
+
+  /** Drops what is held; a file already created is closed as it is. */
+  def discard(): Unit = {
+    held = null
+    if (out != null) out.close()
+  }
+}
+
+private object DeferredFileStream {
+  val Piece = 4096
+}
+
 object VectorParquetOutputWriter {
   /** Smallest buffer of the file's Hadoop stream (`io.file.buffer.size` when larger). */
   val MinStreamBuffer: Int = 1 << 20
+  /**
+   * The same, and the first row batch bytes, for a file among many open ones: the stream's
+   * writes stay within FileOutputStream's own 8 KiB buffer.
+   */
+  val ManyFilesStreamBuffer: Int = 8 << 10
+  val ManyFilesBatchBytes: Int = 8 << 10
 }
 
 /** Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). */

@@ -3,10 +3,11 @@ package io.vecruntime.spark
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.catalog.BucketSpec
 import org.apache.spark.sql.catalyst.catalog.CatalogTypes.TablePartitionSpec
-import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, BindReferences, SortOrder}
 import org.apache.spark.sql.connector.write.WriterCommitMessage
-import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.{SortExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesExecBase, WriteFilesSpec}
+import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 
 /**
@@ -14,6 +15,13 @@ import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
  * partition from Spark's own task write, with [[VectorParquetOutputWriterFactory]] in place of
  * Parquet's OutputWriterFactory. Spark keeps the command, the commit protocol, file naming,
  * stats trackers, job commit and the table refresh.
+ *
+ * A partitioned or bucketed write whose sort Spark planned only for its one-file-at-a-time writer
+ * was taken off the child by [[VectorWriteRule]] (`openFiles`): it keeps a native file open per
+ * partition and bucket instead, through Spark's concurrent-writer task write, with up to
+ * `maxOpenFiles` open files, after which it sorts the rest of the task's rows by partition and
+ * bucket as Spark does. Under `spark.sql.maxConcurrentOutputFileWriters > 0` Spark's own
+ * concurrent writers and limit hold.
  */
 case class VectorWriteFilesExec(
     child: SparkPlan,
@@ -22,10 +30,14 @@ case class VectorWriteFilesExec(
     bucketSpec: Option[BucketSpec],
     options: Map[String, String],
     staticPartitions: TablePartitionSpec,
-    columnarInput: Boolean = false) extends WriteFilesExecBase {
+    columnarInput: Boolean = false,
+    openFiles: Boolean = false,
+    maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles) extends WriteFilesExecBase {
 
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
-    val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory)
+    val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
+    val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
+      manyFiles = dynamic)
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
     val input = if (columnarInput) {
@@ -33,16 +45,33 @@ case class VectorWriteFilesExec(
     } else {
       child.execute()
     }
+    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(child) match {
+      case Some(sparks) => Some(sparks)
+      case None if openFiles =>
+        // Spark's own order for its writer (partition columns, then bucket id), bound to the
+        // columns the task's rows hold, for the rows past the open-file limit.
+        val d = spec.description
+        val order = (d.partitionColumns ++ d.bucketSpec.map(_.bucketIdExpression))
+          .map(e => SortOrder(BindReferences.bindReference(e, d.allColumns), Ascending))
+        val sort = SortExec(order, global = false, child)
+        Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
+      case None => None
+    }
     SparkWriteShim.executeWrite(session.sparkContext, input, spec.description, spec.committer,
-      factory)
+      factory, concurrent)
   }
 
-  override def simpleString(maxFields: Int): String =
-    if (columnarInput) s"$nodeName (columnar input)" else nodeName
+  override def simpleString(maxFields: Int): String = {
+    val notes = Seq(
+      if (columnarInput) Some("columnar input") else None,
+      if (openFiles) Some(s"a file open per partition/bucket, up to $maxOpenFiles")
+      else None).flatten
+    if (notes.isEmpty) nodeName else s"$nodeName (${notes.mkString(", ")})"
+  }
 
   override def nodeName: String = "VectorWriteFiles"
 
-  override protected def stringArgs: Iterator[Any] = Iterator(child, columnarInput)
+  override protected def stringArgs: Iterator[Any] = Iterator(child, columnarInput, openFiles)
 
   override protected def withNewChildInternal(newChild: SparkPlan): VectorWriteFilesExec =
     copy(child = newChild)

@@ -7,8 +7,9 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ColumnarToRowExec, SparkPlan}
-import org.apache.spark.sql.execution.datasources.WriteFilesExec
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
+import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
+import org.apache.spark.sql.execution.datasources.{V1WritesUtils, WriteFilesExec}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types._
@@ -32,6 +33,15 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
     plan.transformUp {
       case w: WriteFilesExec =>
         fallbackReason(w, conf) match {
+          case None if w.partitionColumns.nonEmpty || w.bucketSpec.isDefined =>
+            // A file open per partition and bucket instead of Spark's sort for its writer.
+            val (input, openFiles) = writerOnlySort(w) match {
+              case Some(sortInput) => (sortInput, true)
+              case None => (w.child, false)
+            }
+            VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
+              w.options, w.staticPartitions, columnarInput = false, openFiles,
+              VecRuntimeConf.maxOpenFiles(conf))
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
             // ColumnarToRowExec.
@@ -65,10 +75,6 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       () => if (!w.fileFormat.isInstanceOf[ParquetFileFormat]) {
         Some(s"not a Parquet write (${w.fileFormat.getClass.getSimpleName})")
       } else None,
-      () => if (w.partitionColumns.nonEmpty) {
-        Some(s"partitioned write (${w.partitionColumns.map(_.name).mkString(", ")})")
-      } else None,
-      () => if (w.bucketSpec.isDefined) Some("bucketed write") else None,
       () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
       () => if (writerVersion.exists(v => v == "V1" || v == "PARQUET_1_0")) {
         Some("parquet.writer.version=v1 asked for")
@@ -100,6 +106,25 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 }
 
 object VectorWriteRule {
+  /**
+   * The input of a local sort under a partitioned or bucketed write whose keys are only partition
+   * columns and the bucket id: the order Spark plans for its one-file-at-a-time writer. Those
+   * keys are constant within each output file, so the sort orders nothing a reader sees; with a
+   * file open per partition and bucket it is not needed. A bucket `sortBy` keeps its sort.
+   */
+  def writerOnlySort(w: WriteFilesExec): Option[SparkPlan] = w.child match {
+    case SortExec(order, false, input, _) if w.bucketSpec.forall(_.sortColumnNames.isEmpty) =>
+      val partitions = AttributeSet(w.partitionColumns)
+      val bucketId = V1WritesUtils.getWriterBucketSpec(w.bucketSpec,
+        w.child.output.filterNot(partitions.contains), w.options).map(_.bucketIdExpression)
+      val writerKey = (e: Expression) => e match {
+        case a: Attribute => partitions.contains(a)
+        case other => bucketId.exists(_.semanticEquals(other))
+      }
+      if (order.nonEmpty && order.forall(o => writerKey(o.child))) Some(input) else None
+    case _ => None
+  }
+
   /**
    * Spark 4.2's vectorized reader returns wrong values from uncompressed v2 data pages of byte
    * string columns (files of parquet-java's own v2 writer too: VectorWriteSuite keeps a check of

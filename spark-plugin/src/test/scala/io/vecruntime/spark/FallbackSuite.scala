@@ -44,13 +44,6 @@ class FallbackSuite extends VecRuntimeSparkSession {
     finally hadoopConf.unset("parquet.writer.version")
   }
 
-  test("partitioned and bucketed writes") {
-    assertFallback("partitioned write (i)")(dir => df.write.partitionBy("i").parquet(dir))
-    spark.sql("DROP TABLE IF EXISTS bucketed")
-    assertFallback("bucketed write")(_ =>
-      df.write.bucketBy(4, "i").format("parquet").saveAsTable("bucketed"))
-  }
-
   test("nested types") {
     assertFallback("nested type struct<a:bigint> in column 'st'")(dir =>
       df.selectExpr("id", "named_struct('a', id) as st").write.parquet(dir))

@@ -11,15 +11,18 @@ import org.apache.spark.vecruntime.ListenerShim
 
 /**
  * TPC-DS store_sales written by Spark's writer v1 (the default), Spark's writer v2 and
- * vecruntime, in one local[2] session (table cached, off-heap pool on), per codec. Per case the
- * median of the runs of: whole write time, write alone (minus a `noop` write of the same
- * DataFrame run next to it), executor CPU time (task metrics, whole and minus the noop's),
- * bytes and files (the heap collected before each measured write and noop). Prints a Markdown
- * table and the ratios ours / Spark v1 and ours / Spark v2.
+ * vecruntime, in one local[2] session (table cached, off-heap pool on), per shape and codec.
+ * Shapes (`SHAPES`, default all): `flat` (every codec), `partitioned`
+ * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
+ * `saveAsTable`, snappy); the last two against Spark v1 only. Per case the median of the runs of:
+ * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
+ * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
+ * collected before each measured write and noop). Prints a Markdown table and the ratios of
+ * ours to each Spark writer.
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
  * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling). Before the measured
- * runs, `WARMUPS` (default 1) unmeasured rounds of every writer and codec.
+ * runs, `WARMUPS` (default 1) unmeasured rounds of every case.
  */
 object SparkWriteBenchmark {
   case class Run(wall: Double, noopWall: Double, cpu: Double, noopCpu: Double, bytes: Long, files: Int) {
@@ -34,9 +37,13 @@ object SparkWriteBenchmark {
     val out = new File(args.lift(3).getOrElse("benchmarks/data/spark-write")).getAbsoluteFile
     val spark = LocalSpark.session("vecruntime spark-write benchmark", "4g")
     val cpuNanos = new AtomicLong()
+    val taskMillis = new AtomicLong()
     spark.sparkContext.addSparkListener(new SparkListener {
       override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
-        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+        if (e.taskMetrics != null) {
+          cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+          taskMillis.addAndGet(e.taskMetrics.executorRunTime)
+        }
     })
     try {
       val df = spark.read.parquet(input).cache()
@@ -51,61 +58,83 @@ object SparkWriteBenchmark {
         // whichever write or noop runs next and count in its time.
         System.gc()
         cpuNanos.set(0)
+        taskMillis.set(0)
         val t = System.nanoTime()
         write
         val wall = (System.nanoTime() - t) / 1e9
         ListenerShim.waitUntilEmpty(spark.sparkContext)
+        if (sys.env.contains("TASK_TIMES")) {
+          println(f"  wall $wall%.2f s, tasks ${taskMillis.get() / 1e3}%.2f s, CPU ${cpuNanos.get() / 1e9}%.2f s")
+        }
         (wall, cpuNanos.get() / 1e9)
       }
 
       val warmups = sys.env.get("WARMUPS").map(_.toInt).getOrElse(1)
       val chosen = args.lift(4).map(_.split(",").toSet).getOrElse(Set("v1", "v2", "vecruntime"))
-      val writers = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
+      val shapes = sys.env.get("SHAPES").map(_.split(",").toSeq)
+        .getOrElse(Seq("flat", "partitioned", "bucketed"))
+      val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
         .filter(w => chosen.contains(w._2)).map(_._1)
-      // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
-      // each codec) otherwise lands in the first codec's runs, for every writer.
-      def write(writer: String, codec: String, dir: File): Unit = {
+      // (shape, codec, writers): partitioned and bucketed writes against Spark's default writer.
+      val cases = shapes.flatMap {
+        case "flat" => codecs.map(c => ("flat", c, allWriters))
+        case shape => Seq((shape, "snappy", allWriters.filter(_ != "Spark v2")))
+      }
+      def write(shape: String, writer: String, codec: String, dir: File): Unit = {
         var w = df.write.option("compression", codec)
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
-        w.parquet(dir.getAbsolutePath)
+        shape match {
+          case "flat" => w.parquet(dir.getAbsolutePath)
+          case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
+          case "bucketed" =>
+            spark.sql("DROP TABLE IF EXISTS bench_bucketed")
+            w.bucketBy(64, "ss_item_sk").option("path", dir.getAbsolutePath).saveAsTable("bench_bucketed")
+            spark.sql("DROP TABLE IF EXISTS bench_bucketed")
+          case other => throw new IllegalArgumentException(s"unknown shape $other")
+        }
       }
-      for (_ <- 1 to warmups; codec <- codecs; writer <- writers) {
+      def parquetFiles(f: File): Seq[File] =
+        if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.flatMap(parquetFiles)
+        else if (f.getName.endsWith(".parquet")) Seq(f) else Nil
+      // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
+      // each codec) otherwise lands in the first case's runs, for every writer.
+      for (_ <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
         spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
         df.write.format("noop").mode("overwrite").save()
-        val dir = new File(out, s"warmup-$codec-${writer.replace(' ', '-')}")
+        val dir = new File(out, s"warmup-$shape-$codec-${writer.replace(' ', '-')}")
         deleteRecursively(dir)
-        write(writer, codec, dir)
+        write(shape, writer, codec, dir)
         deleteRecursively(dir)
       }
-      println(s"warm-up: $warmups round(s) of every writer and codec, not measured")
-      val results = for (codec <- codecs) yield {
+      println(s"warm-up: $warmups round(s) of every case, not measured")
+      val results = for ((shape, codec, writers) <- cases) yield {
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
         for (run <- 1 to runs; writer <- writers) {
           spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
           val (noopWall, noopCpu) = measure(df.write.format("noop").mode("overwrite").save())
-          val dir = new File(out, s"$codec-${writer.replace(' ', '-')}-$run")
+          val dir = new File(out, s"$shape-$codec-${writer.replace(' ', '-')}-$run")
           deleteRecursively(dir)
-          val (wall, cpu) = measure(write(writer, codec, dir))
-          val files = dir.listFiles().filter(_.getName.endsWith(".parquet"))
+          val (wall, cpu) = measure(write(shape, writer, codec, dir))
+          val files = parquetFiles(dir)
           perWriter(writer) += Run(wall, noopWall, cpu, noopCpu, files.map(_.length).sum, files.length)
           deleteRecursively(dir)
         }
         spark.conf.set(VecRuntimeConf.ENABLED, "true")
-        codec -> writers.map(w => w -> median(perWriter(w).toSeq))
+        (shape, codec) -> writers.map(w => w -> median(perWriter(w).toSeq))
       }
       println()
-      println("| codec | writer | write | write alone | CPU | CPU alone | bytes | files |")
-      println("|---|---|---|---|---|---|---|---|")
-      for ((codec, ws) <- results; (w, r) <- ws) {
-        println(f"| $codec | $w | ${r.wall}%.2f s | ${r.alone}%.2f s | ${r.cpu}%.2f s | ${r.cpuAlone}%.2f s | ${r.bytes}%,d | ${r.files} |")
+      println("| shape | codec | writer | write | write alone | CPU | CPU alone | bytes | files |")
+      println("|---|---|---|---|---|---|---|---|---|")
+      for (((shape, codec), ws) <- results; (w, r) <- ws) {
+        println(f"| $shape | $codec | $w | ${r.wall}%.2f s | ${r.alone}%.2f s | ${r.cpu}%.2f s | ${r.cpuAlone}%.2f s | ${r.bytes}%,d | ${r.files} |")
       }
       println()
-      println("| codec | vs | write alone: speed-up | CPU alone: ours / theirs | bytes: ours / theirs |")
-      println("|---|---|---|---|---|")
-      for ((codec, ws) <- results) {
+      println("| shape | codec | vs | write: speed-up | write alone: speed-up | CPU: x less | CPU alone: ours / theirs | bytes: ours / theirs | files: ours / theirs |")
+      println("|---|---|---|---|---|---|---|---|---|")
+      for (((shape, codec), ws) <- results) {
         val ours = ws.find(_._1 == "vecruntime").map(_._2)
         for (ours <- ours.toSeq; (w, r) <- ws if w != "vecruntime") {
-          println(f"| $codec | $w | ${r.alone / ours.alone}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f |")
+          println(f"| $shape | $codec | $w | ${r.wall / ours.wall}%.2fx | ${r.alone / ours.alone}%.2fx | ${r.cpu / ours.cpu}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f | ${ours.files} / ${r.files} |")
         }
       }
     } finally spark.stop()

@@ -9,6 +9,7 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.datasources.{FileFormatWriter, OutputWriterFactory, WriteJobDescription}
+import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
 import org.apache.spark.sql.types.StructType
 
 /**
@@ -19,13 +20,18 @@ import org.apache.spark.sql.types.StructType
  */
 object SparkWriteShim {
 
-  /** Runs Spark's task write over each partition of `rdd` with `factory` making the files. */
+  /**
+   * Runs Spark's task write over each partition of `rdd` with `factory` making the files; with
+   * `concurrent`, a partitioned or bucketed write keeps a file open per partition and bucket
+   * (Spark's `DynamicPartitionDataConcurrentWriter`) instead of needing its input sorted.
+   */
   def executeWrite(
       sparkContext: SparkContext,
       rdd: RDD[InternalRow],
       description: WriteJobDescription,
       committer: FileCommitProtocol,
-      factory: OutputWriterFactory): RDD[WriterCommitMessage] = {
+      factory: OutputWriterFactory,
+      concurrent: Option[ConcurrentOutputWriterSpec]): RDD[WriterCommitMessage] = {
     // SPARK-23271: a write of no partitions still runs one task, so that partition 0 writes
     // the schema-only file.
     val input = if (rdd.partitions.length == 0) {
@@ -42,12 +48,15 @@ object SparkWriteShim {
       val context = TaskContext.get()
       val result = FileFormatWriter.executeTask(ours, jobTrackerID, context.stageId(),
         context.partitionId(), context.taskAttemptId().toInt & Int.MaxValue, committer,
-        iterator, None)
+        iterator, concurrent)
       Iterator(result)
     }
   }
 
   def parseSchema(json: String): StructType = StructType.fromString(json)
+
+  /** Throws TaskKilledException in a task that was killed (its job cancelled). */
+  def stopIfKilled(): Unit = Option(TaskContext.get()).foreach(_.killTaskIfInterrupted())
 
   def taskMemoryManager(): Option[TaskMemoryManager] =
     Option(TaskContext.get()).map(_.taskMemoryManager())

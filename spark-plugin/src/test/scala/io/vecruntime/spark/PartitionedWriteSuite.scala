@@ -1,0 +1,347 @@
+package io.vecruntime.spark
+
+import java.io.File
+import java.nio.file.Files
+import java.nio.file.attribute.PosixFilePermissions
+
+import scala.jdk.CollectionConverters._
+
+import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.parquet.example.data.Group
+import org.apache.parquet.hadoop.ParquetReader
+import org.apache.parquet.hadoop.example.GroupReadSupport
+
+import org.scalatest.concurrent.Eventually._
+import org.scalatest.time.{Millis, Seconds, Span}
+
+import org.apache.spark.SparkException
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.execution.SortExec
+
+/**
+ * Partitioned and bucketed writes, each written by vecruntime and by Spark's own writer
+ * (vecruntime off) and compared: the directory tree, every file's name (less the job's uuid),
+ * the rows of every file, the rows read back through partition discovery by Spark's vectorized
+ * and row readers, the footers, `_SUCCESS`, and for tables the catalog's partitions.
+ */
+class PartitionedWriteSuite extends VecRuntimeSparkSession {
+
+  /** Data files under `dir`, by path relative to it, with the job uuid taken out of the name. */
+  def dataTree(dir: String): Map[String, File] = {
+    val root = new File(dir)
+    def walk(f: File): Seq[File] =
+      if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.filterNot(_.getName.startsWith("."))
+        .filterNot(_.getName.startsWith("_")).flatMap(walk)
+      else Seq(f)
+    walk(root).filter(_.getName.endsWith(".parquet")).map { f =>
+      val rel = root.toPath.relativize(f.toPath).toString
+      rel.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") -> f
+    }.toMap
+  }
+
+  /** The rows of one file in the order they are stored, as strings (parquet-java's reader). */
+  def fileRows(f: File): Seq[String] = {
+    val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
+      .withConf(new Configuration()).build()
+    try Iterator.continually(reader.read()).takeWhile(_ != null).map(groupString).toSeq
+    finally reader.close()
+  }
+
+  private def groupString(g: Group): String = {
+    val t = g.getType
+    (0 until t.getFieldCount).map { i =>
+      if (g.getFieldRepetitionCount(i) == 0) "null" else g.getValueToString(i, 0)
+    }.mkString("|")
+  }
+
+  /** Every file under `dir` (checksum files too) with its POSIX permissions, uuids taken out. */
+  def allFiles(dir: String): Map[String, String] = {
+    val root = new File(dir).toPath
+    Files.walk(root).iterator().asScala.filter(Files.isRegularFile(_)).map { p =>
+      root.relativize(p).toString.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") ->
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(p))
+    }.toMap
+  }
+
+  /** Both writers' outputs are the same, file by file; returns the data files of ours. */
+  def assertSameTree(ours: String, theirs: String): Map[String, File] = {
+    val o = dataTree(ours)
+    val t = dataTree(theirs)
+    assert(o.nonEmpty)
+    // Checksum files and permissions as Hadoop's local file system makes them for Spark.
+    val (oa, ta) = (allFiles(ours), allFiles(theirs))
+    assert(oa.keySet.filter(_.endsWith(".crc")) == ta.keySet.filter(_.endsWith(".crc")),
+      "checksum files")
+    assert(oa.filter(_._1.contains("part-")) == ta.filter(_._1.contains("part-")),
+      "file permissions")
+    assert(o.keySet == t.keySet, s"files: only ours ${(o.keySet -- t.keySet).toSeq.sorted.take(5)}, " +
+      s"only Spark's ${(t.keySet -- o.keySet).toSeq.sorted.take(5)}")
+    assert(new File(ours, "_SUCCESS").exists() == new File(theirs, "_SUCCESS").exists())
+    for ((name, of) <- o) {
+      val tf = t(name)
+      assert(fileRows(of).sorted == fileRows(tf).sorted, s"rows of $name")
+      val fo = footer(of).getFileMetaData
+      val ft = footer(tf).getFileMetaData
+      assert(fo.getSchema == ft.getSchema, s"Parquet schema of $name")
+      assert(fo.getKeyValueMetaData == ft.getKeyValueMetaData, s"footer metadata of $name")
+      assert(fo.getCreatedBy.startsWith("vecruntime version"), fo.getCreatedBy)
+      assert(ft.getCreatedBy.startsWith("parquet-mr"), ft.getCreatedBy)
+    }
+    assert(spark.read.parquet(ours).schema == spark.read.parquet(theirs).schema, "Spark schema")
+    for (vectorized <- Seq(false, true)) {
+      firstDifference(readBack(ours, vectorized), readBack(theirs, vectorized)).foreach { d =>
+        fail(s"rows read back (vectorized=$vectorized) differ: $d")
+      }
+    }
+    o
+  }
+
+  /** Writes with both writers, checks ours was native with no sort for the writer, compares. */
+  def compare(name: String)(write: (DataFrame, String) => Unit)(df: DataFrame): Map[String, File] = {
+    val ours = newDir(s"$name-ours")
+    val theirs = newDir(s"$name-spark")
+    val plan = planOf(write(df, ours))
+    assert(usesVecRuntime(plan), s"vecruntime did not take the write:\n$plan")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      val p = planOf(write(df, theirs))
+      assert(!usesVecRuntime(p))
+    }
+    assertSameTree(ours, theirs)
+  }
+
+  def writerSorts(plan: org.apache.spark.sql.execution.SparkPlan): Seq[SortExec] =
+    nodesOf(plan).collect { case s: SortExec => s }
+
+  def events(n: Int, slices: Int = 2): DataFrame = spark.range(0, n, 1, slices).selectExpr(
+    "id", "cast(id % 7 as int) as day", "cast(id * 3 as string) as s", "cast(id * 1.5 as double) as amount")
+
+  test("partitionBy one column: a file per partition, no sort planned for the writer") {
+    val df = events(5000)
+    val ours = newDir("one-ours")
+    val plan = planOf(df.write.partitionBy("day").parquet(ours))
+    assert(usesVecRuntime(plan), plan)
+    assert(writerSorts(plan).isEmpty, s"a sort is left for the writer:\n$plan")
+    assert(plan.toString.contains("a file open per partition/bucket"), plan)
+    val theirs = newDir("one-spark")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      val p = planOf(df.write.partitionBy("day").parquet(theirs))
+      assert(writerSorts(p).nonEmpty, "Spark's writer sorts for itself")
+    }
+    val files = assertSameTree(ours, theirs)
+    assert(files.keySet.map(_.split('/').head) == (0 until 7).map(d => s"day=$d").toSet)
+    assert(files.size == 14, files.keys)
+  }
+
+  test("every partitionable type, two levels, nulls and empty strings") {
+    val number = "id % 3 - 1"
+    val types = Seq("boolean", "tinyint", "smallint", "int", "bigint", "float", "double",
+      "decimal(9,2)", "decimal(30,5)", "string").map(t => t -> s"cast($number as $t)") ++ Seq(
+      "date" -> s"date_add(date'2024-02-28', cast($number as int))",
+      "timestamp" -> s"timestamp_seconds(1700000000 + ($number) * 86399)",
+      "timestamp_ntz" -> s"cast(timestamp_seconds(1700000000 + ($number) * 86399) as timestamp_ntz)")
+    for ((t, value) <- types) {
+      val df = spark.range(0, 600, 1, 2).selectExpr("id",
+        s"case when id % 5 = 0 then null else $value end as p",
+        "case when id % 4 = 0 then '' when id % 4 = 1 then null else 'x/y=z %' end as q",
+        "cast(id as string) as s")
+      compare(s"type-$t")((d, dir) => d.write.partitionBy("p", "q").parquet(dir))(df)
+    }
+  }
+
+  test("special characters in partition values and column names; timestamps in the write's zone") {
+    val values = Seq("a/b", "a=b", "50%", "sp ace", "ünï", "colon:x", "hash#", "quote'\"", "new\nline",
+      "back\\slash", "{brace}", "[x]", "*?", "^")
+    val df = spark.createDataFrame(values.zipWithIndex.map { case (v, i) => Row(i.toLong, v) }.asJava,
+      new org.apache.spark.sql.types.StructType().add("id", "long").add("we ird=col", "string"))
+    compare("special")((d, dir) => d.write.partitionBy("we ird=col").parquet(dir))(df.repartition(2))
+    val ts = spark.range(0, 50, 1, 2)
+      .selectExpr("id", "timestamp_seconds(1700000000 + (id % 3) * 3600 * 7) as t")
+    for (zone <- Seq(None, Some("America/Los_Angeles"))) {
+      compare(s"ts-zone-$zone") { (d, dir) =>
+        val w = d.write.partitionBy("t")
+        zone.fold(w)(z => w.option("timeZone", z)).parquet(dir)
+      }(ts)
+    }
+  }
+
+  test("a single partition, and only null partition values") {
+    compare("single")((d, dir) => d.write.partitionBy("p").parquet(dir))(
+      events(3000).selectExpr("*", "'only' as p"))
+    val files = compare("nulls")((d, dir) => d.write.partitionBy("p").parquet(dir))(
+      events(3000).selectExpr("*", "cast(null as string) as p"))
+    assert(files.keySet.forall(_.startsWith("p=__HIVE_DEFAULT_PARTITION__/")), files.keySet)
+  }
+
+  test("2,500 partitions in one task: one file each, within the task's buffer budget") {
+    val df = spark.range(0, 30000, 1, 1).selectExpr("id", "id % 2500 as p", "cast(id as string) as s")
+    val files = compare("many")((d, dir) => d.write.partitionBy("p").parquet(dir))(df)
+    assert(files.size == 2500)
+  }
+
+  test("maxRecordsPerFile counted per file within each partition") {
+    val files = compare("maxrecords")((d, dir) =>
+      d.write.option("maxRecordsPerFile", 100).partitionBy("day").parquet(dir))(events(5000))
+    val counts = files.values.map(f => fileRows(f).size)
+    assert(counts.forall(_ <= 100) && counts.sum == 5000, counts)
+  }
+
+  test("a small buffer budget encodes the largest batches early; files read back the same") {
+    withConf(VecRuntimeConf.TASK_BUFFER_BYTES -> "65536") {
+      compare("budget")((d, dir) => d.write.partitionBy("day").parquet(dir))(events(40000))
+    }
+  }
+
+  test("past maxOpenFiles the rest of the task's rows are sorted, as Spark's concurrent writers") {
+    withConf(VecRuntimeConf.MAX_OPEN_FILES -> "10") {
+      val files = compare("maxopen")((d, dir) => d.write.partitionBy("p").parquet(dir))(
+        events(4000).selectExpr("*", "id % 40 as p"))
+      assert(files.size == 80, "still one file per partition and task")
+    }
+  }
+
+  test("spark.sql.maxConcurrentOutputFileWriters keeps Spark's semantics") {
+    withConf("spark.sql.maxConcurrentOutputFileWriters" -> "3") {
+      compare("concurrent")((d, dir) => d.write.partitionBy("day").parquet(dir))(events(5000))
+    }
+  }
+
+  test("a user's sort by a data column stays, and orders the rows of each file") {
+    val ours = newDir("user-sort")
+    val plan = planOf(events(3000).sortWithinPartitions("day", "amount").write.partitionBy("day")
+      .parquet(ours))
+    assert(usesVecRuntime(plan) && writerSorts(plan).nonEmpty, plan)
+    dataTree(ours).values.foreach { f =>
+      val amounts = fileRows(f).map(_.split('|')(2).toDouble)
+      assert(amounts == amounts.sorted, f)
+    }
+  }
+
+  def tableDir(t: String): String = new File(spark.sessionState.catalog.defaultTablePath(
+    org.apache.spark.sql.catalyst.TableIdentifier(t))).getAbsolutePath
+
+  /** Runs `sql(table)` for a table made by each writer; compares the tables' files. */
+  def compareTables(name: String)(statements: String => Seq[String]): Unit = {
+    for ((t, on) <- Seq(s"${name}_ours" -> "true", s"${name}_spark" -> "false")) {
+      withConf(VecRuntimeConf.ENABLED -> on) {
+        spark.sql(s"DROP TABLE IF EXISTS $t")
+        statements(t).foreach { s =>
+          val plans = plansOf(spark.sql(s))
+          if (on.toBoolean && s.startsWith("INSERT")) assert(plans.exists(usesVecRuntime), s)
+        }
+      }
+    }
+    assertSameTree(tableDir(s"${name}_ours"), tableDir(s"${name}_spark"))
+    def partitions(t: String) = spark.sql(s"SHOW PARTITIONS $t").collect().map(_.getString(0)).toSeq
+    assert(partitions(s"${name}_ours") == partitions(s"${name}_spark"))
+    assert(canonical(spark.table(s"${name}_ours")) == canonical(spark.table(s"${name}_spark")))
+  }
+
+  test("INSERT with static and dynamic partitions; dynamic overwrite keeps untouched partitions") {
+    events(2000).createOrReplaceTempView("ev")
+    compareTables("static_dynamic") { t => Seq(
+      s"CREATE TABLE $t (id bigint, s string, amount double, region string, day int) USING parquet " +
+        "PARTITIONED BY (region, day)",
+      s"INSERT INTO $t PARTITION (region = 'eu', day) SELECT id, s, amount, day FROM ev",
+      s"INSERT INTO $t PARTITION (region, day) SELECT id, s, amount, 'us', day FROM ev WHERE id < 500")
+    }
+    withConf("spark.sql.sources.partitionOverwriteMode" -> "dynamic") {
+      compareTables("dyn_overwrite") { t => Seq(
+        s"CREATE TABLE $t (id bigint, s string, amount double, day int) USING parquet PARTITIONED BY (day)",
+        s"INSERT INTO $t SELECT id, s, amount, day FROM ev",
+        s"INSERT OVERWRITE TABLE $t SELECT id, s, amount, day FROM ev WHERE day < 3 AND id < 100")
+      }
+      assert(spark.table("dyn_overwrite_ours").where("day >= 3").count() ==
+        events(2000).where("day >= 3").count(), "untouched partitions are kept")
+    }
+  }
+
+  test("custom partition locations") {
+    events(1000).createOrReplaceTempView("ev")
+    val locations = Seq("ours", "spark").map(w => w -> newDir(s"custom-location-$w")).toMap
+    compareTables("custom_loc") { t =>
+      val where = locations(if (t.endsWith("ours")) "ours" else "spark")
+      Seq(
+        s"CREATE TABLE $t (id bigint, s string, amount double, day int) USING parquet PARTITIONED BY (day)",
+        s"ALTER TABLE $t ADD PARTITION (day = 3) LOCATION '$where'",
+        s"INSERT INTO $t SELECT id, s, amount, day FROM ev")
+    }
+    val o = dataTree(locations("ours"))
+    val s = dataTree(locations("spark"))
+    assert(o.nonEmpty && o.keySet == s.keySet, (o.keySet, s.keySet))
+    o.foreach { case (k, f) => assert(fileRows(f).sorted == fileRows(s(k)).sorted, k) }
+  }
+
+  test("bucketBy with saveAsTable: bucket ids and file names as Spark's, partitioned too") {
+    val df = spark.range(0, 3000, 1, 2).selectExpr("id", "cast(id % 97 as int) as k",
+      "case when id % 9 = 0 then null else concat('v', id % 31) end as s", "id % 3 as p",
+      "cast(id % 13 as double) * (case when id % 2 = 0 then -1 else 1 end) as d")
+    for ((name, cols, partition) <- Seq(("bucket_k", Seq("k"), false), ("bucket_sd", Seq("s", "d"), false),
+        ("bucket_part", Seq("k"), true))) {
+      for ((t, on) <- Seq(s"${name}_ours" -> "true", s"${name}_spark" -> "false")) {
+        withConf(VecRuntimeConf.ENABLED -> on) {
+          spark.sql(s"DROP TABLE IF EXISTS $t")
+          val w = df.write.bucketBy(8, cols.head, cols.tail: _*).format("parquet")
+          val plans = plansOf((if (partition) w.partitionBy("p") else w).saveAsTable(t))
+          assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+          if (on.toBoolean) assert(plans.flatMap(writerSorts).isEmpty, plans)
+        }
+      }
+      val files = assertSameTree(tableDir(s"${name}_ours"), tableDir(s"${name}_spark"))
+      assert(files.keys.forall(_.matches(".*part-\\d+_\\d{5}\\.c000\\.snappy\\.parquet")), files.keys)
+    }
+  }
+
+  test("Hive-compatible bucketing: HiveHash bucket ids, file prefix NNNNN_0_") {
+    val df = spark.range(0, 3000, 1, 2).selectExpr("id", "cast(id % 97 as int) as k",
+      "case when id % 9 = 0 then null else concat('v', id % 31) end as s", "id % 3 as p")
+    for ((t, on) <- Seq("hive_bucket_ours" -> "true", "hive_bucket_spark" -> "false")) {
+      withConf(VecRuntimeConf.ENABLED -> on) {
+        spark.sql(s"DROP TABLE IF EXISTS $t")
+        val plans = plansOf(df.write.option("__hive_compatible_bucketed_table_insertion__", "true")
+          .bucketBy(8, "k", "s").partitionBy("p").format("parquet").saveAsTable(t))
+        assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+      }
+    }
+    val files = assertSameTree(tableDir("hive_bucket_ours"), tableDir("hive_bucket_spark"))
+    assert(files.keys.forall(_.matches("p=\\d/\\d{5}_0_part-\\d+_\\d{5}\\.c000\\.snappy\\.parquet")), files.keys)
+  }
+
+  test("bucketed with sortBy: the sort stays and orders each bucket file") {
+    val df = spark.range(0, 3000, 1, 2).selectExpr("id", "cast(id % 97 as int) as k", "(id * 7919) % 1000 as v")
+    for ((t, on) <- Seq("sorted_ours" -> "true", "sorted_spark" -> "false")) {
+      withConf(VecRuntimeConf.ENABLED -> on) {
+        spark.sql(s"DROP TABLE IF EXISTS $t")
+        val plans = plansOf(df.write.bucketBy(4, "k").sortBy("v").format("parquet").saveAsTable(t))
+        assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+      }
+    }
+    val files = assertSameTree(tableDir("sorted_ours"), tableDir("sorted_spark"))
+    files.values.foreach { f =>
+      val v = fileRows(f).map(_.split('|')(2).toLong)
+      assert(v == v.sorted, s"$f is not sorted by v")
+    }
+  }
+
+  test("a task failing with 600 open files: TASK_WRITE_FAILED, nothing committed, memory released") {
+    val memoryBefore = NativeBuffer.allocatedBytes()
+    val writersBefore = ColumnarParquetWriter.openWriters()
+    val dir = newDir("failing-many")
+    val e = intercept[SparkException] {
+      spark.range(0, 6000, 1, 1).selectExpr("id", "id % 600 as p").write
+        .option("fs.failing.impl", classOf[FailingFileSystem].getName)
+        .option("fs.failing.impl.disable.cache", "true")
+        .partitionBy("p")
+        .parquet("failing://" + dir)
+    }
+    val messages = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
+      .map(t => s"${t.getClass.getName}: ${t.getMessage}").toSeq
+    assert(messages.exists(_.contains("TASK_WRITE_FAILED")), messages.mkString("\n"))
+    assert(dataTree(dir).isEmpty, "no data file committed")
+    eventually(timeout(Span(30, Seconds)), interval(Span(100, Millis))) {
+      assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
+      assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
+    }
+  }
+}
