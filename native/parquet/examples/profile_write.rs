@@ -47,6 +47,19 @@ fn main() {
             return;
         }
     }
+    if let Some(rows) = std::env::var("VECRUNTIME_FILE_ROWS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+    {
+        // Files of `rows` rows each (a partitioned write's small files): the cost per file.
+        let (files, ns) = time_small_files(&table, rows, options);
+        eprintln!(
+            "{files} files of {rows} rows: {:.1} us a file, {:.1} ns/row",
+            ns * rows as f64 / 1e3,
+            ns
+        );
+        return;
+    }
     let (bytes, ns) = time_writes(&table, iters, options);
     eprintln!("{bytes} bytes, {ns:.1} ns/row, {:.2} Mrows/s", 1e3 / ns);
 }
@@ -66,4 +79,25 @@ fn time_writes(
     }
     let rows = table.num_rows() * iters;
     (bytes, t.elapsed().as_nanos() as f64 / rows as f64)
+}
+
+/// Writes `table` as files of `rows` rows: the number of files and the time per row.
+fn time_small_files(
+    table: &arrow_array::RecordBatch,
+    rows: usize,
+    options: WriterOptions,
+) -> (usize, f64) {
+    let schema = tables::our_schema(table);
+    let slices: Vec<_> = (0..table.num_rows())
+        .step_by(rows)
+        .map(|at| tables::prepare(&table.slice(at, rows.min(table.num_rows() - at))))
+        .collect();
+    let t = std::time::Instant::now();
+    for prepared in &slices {
+        tables::write_ours(&schema, prepared, options.clone());
+    }
+    (
+        slices.len(),
+        t.elapsed().as_nanos() as f64 / table.num_rows() as f64,
+    )
 }
