@@ -185,6 +185,9 @@ class VectorParquetOutputWriter(
 
   override def close(): Unit = {
     try {
+      // A killed task's abort closes its open files: none is finished (or created) then, since
+      // the job's abort may already have deleted the directory it would be created in.
+      stopIfKilled()
       if (writer != null) {
         copyPending()
         flush()

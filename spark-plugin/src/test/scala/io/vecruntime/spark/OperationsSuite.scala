@@ -17,14 +17,16 @@ class OperationsSuite extends VecRuntimeSparkSession {
 
   test("a cancelled write stops at its next batch and leaves no _temporary tree") {
     spark.udf.register("slow", (x: Long) => { if (x % 1000 == 0) Thread.sleep(25); x })
-    for (round <- 1 to 3) {
+    for (round <- 1 to 4; partitioned = round % 2 == 0) {
       val dir = new File(newDir("cancelled"))
-      val df = spark.range(0, 400000, 1, 2).selectExpr("slow(id) as id", "cast(id as string) as s")
+      val df = spark.range(0, 400000, 1, 2)
+        .selectExpr("slow(id) as id", "cast(id as string) as s", "id % 50 as p")
       val writing = Future {
-        df.write.option("maxRecordsPerFile", 500).parquet(dir.getAbsolutePath)
+        val w = df.write.option("maxRecordsPerFile", 500)
+        (if (partitioned) w.partitionBy("p") else w).parquet(dir.getAbsolutePath)
       }
       eventually(timeout(Span(60, Seconds)), interval(Span(20, Millis))) {
-        assert(files(dir).exists(_.getName.endsWith(".parquet")), "the tasks are writing")
+        assert(files(dir).exists(_.getName.contains("part-")), "the tasks are writing")
       }
       spark.sparkContext.cancelAllJobs()
       intercept[Exception](Await.result(writing, 60.seconds))
@@ -33,7 +35,7 @@ class OperationsSuite extends VecRuntimeSparkSession {
       }
       Thread.sleep(500)
       assert(!new File(dir, "_temporary").exists(),
-        s"round $round: ${files(dir).take(5).mkString(", ")}")
+        s"round $round (partitioned: $partitioned): ${files(dir).take(5).mkString(", ")}")
     }
   }
 }
