@@ -5,7 +5,7 @@ import java.util.concurrent.ConcurrentHashMap
 import scala.collection.mutable
 
 import org.apache.spark.TaskContext
-import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
+import org.apache.spark.memory.{MemoryConsumer, TaskMemoryManager}
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 
 /**
@@ -25,9 +25,7 @@ private[spark] final class TaskRowBuffers(val limit: Long, manager: Option[TaskM
   private var relieving = false
 
   private val consumer: Option[MemoryConsumer] = manager.map { m =>
-    val mode = if (m.getTungstenMemoryMode == MemoryMode.OFF_HEAP) MemoryMode.OFF_HEAP
-      else MemoryMode.ON_HEAP
-    new MemoryConsumer(m, m.pageSizeBytes(), mode) {
+    new MemoryConsumer(m, m.pageSizeBytes(), NativeMemory.mode(m)) {
       override def spill(size: Long, trigger: MemoryConsumer): Long =
         if ((trigger eq this) || relieving) 0L else relieve(math.max(0L, total - size))
     }

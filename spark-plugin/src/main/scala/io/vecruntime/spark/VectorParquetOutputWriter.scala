@@ -229,10 +229,12 @@ class VectorParquetOutputWriter(
 
 /**
  * The file of one partition or bucket among many open ones, created only once its bytes
- * outgrow `limit` or it is finished. A file held open per partition would hold its descriptors
- * (two on the checksummed local file system) all along, and every process Hadoop starts (its
- * local file system runs `chmod` for each file it creates, without its native library) closes
- * every descriptor of the JVM first: with 3,600 open files creating a file took 100 ms.
+ * outgrow `limit` or it is finished, and never for a file dropped unfinished. A file held open
+ * per partition holds its descriptors (two on the checksummed local file system) all along:
+ * thousands of them per task, against the process's limit, and slow to start a process with
+ * (Hadoop's local file system, without its native library, starts `chmod` for each file it
+ * creates): store_sales partitioned by date, 3,648 files, took 190 s with the files open from
+ * the start and 54 s created at close.
  */
 private final class DeferredFileStream(create: () => OutputStream, limit: Int) extends OutputStream {
   private var held = new ByteArrayOutputStream()
@@ -294,9 +296,7 @@ object VectorParquetOutputWriter {
 /** Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). */
 private class NativeMemory(manager: Option[TaskMemoryManager]) {
   private val consumer: Option[MemoryConsumer] = manager.map { m =>
-    val mode = if (m.getTungstenMemoryMode == MemoryMode.OFF_HEAP) MemoryMode.OFF_HEAP
-      else MemoryMode.ON_HEAP
-    new MemoryConsumer(m, m.pageSizeBytes(), mode) {
+    new MemoryConsumer(m, m.pageSizeBytes(), NativeMemory.mode(m)) {
       // Encoded pages cannot be spilled; the writer flushes row groups on its own.
       override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
     }
@@ -311,4 +311,10 @@ private class NativeMemory(manager: Option[TaskMemoryManager]) {
       held = bytes
     }
   }
+}
+
+private object NativeMemory {
+  /** Native memory counts in the off-heap pool when Spark has one, else in the heap's. */
+  def mode(m: TaskMemoryManager): MemoryMode =
+    if (m.getTungstenMemoryMode == MemoryMode.OFF_HEAP) MemoryMode.OFF_HEAP else MemoryMode.ON_HEAP
 }
