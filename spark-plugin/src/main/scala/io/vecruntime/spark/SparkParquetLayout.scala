@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{Codec, ParquetSchema, RowType, WriterOptions}
 import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.io.compress.zlib.ZlibFactory
 import org.apache.parquet.schema.{LogicalTypeAnnotation, MessageType, PrimitiveType, Type}
 import org.apache.parquet.schema.LogicalTypeAnnotation._
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
@@ -164,6 +165,17 @@ object SparkParquetLayout {
     b.build()
   }
 
+  /**
+   * The gzip level parquet-java's codec takes: Hadoop's `zlib.compress.level`, read by Hadoop
+   * (a name its enum lacks is its IllegalArgumentException, as for Spark's writer). The enum
+   * declares NO_COMPRESSION (0) to BEST_COMPRESSION (9) in order, then DEFAULT_COMPRESSION,
+   * zlib's default level 6.
+   */
+  def gzipLevel(conf: Configuration): Int = {
+    val l = ZlibFactory.getCompressionLevel(conf).ordinal()
+    if (l <= 9) l else 6
+  }
+
   /** Writer settings from the task's Hadoop configuration (write options included). */
   def writerOptions(
       conf: Configuration,
@@ -171,10 +183,12 @@ object SparkParquetLayout {
       metadata: Seq[(String, String)]): WriterOptions = {
     val b = WriterOptions.builder()
     val codec = Codec.fromName(Option(conf.get("parquet.compression")).getOrElse("SNAPPY"))
-    Option(conf.get("parquet.compression.codec.zstd.level")) match {
-      case Some(level) if codec == Codec.ZSTD => b.codec(codec, level.trim.toInt)
-      case _ => b.codec(codec)
+    val level = codec match {
+      case Codec.ZSTD => Option(conf.get("parquet.compression.codec.zstd.level")).map(_.trim.toInt)
+      case Codec.GZIP => Some(gzipLevel(conf))
+      case _ => None
     }
+    level.fold(b.codec(codec))(l => b.codec(codec, l))
     val columns = schema.columns().asScala.map(_.name()).toSeq
     conf.iterator().asScala.map(e => e.getKey -> e.getValue).toSeq.sortBy(_._1).foreach {
       case (k, v) if PlainKeys.contains(k) => b.property(k, v)

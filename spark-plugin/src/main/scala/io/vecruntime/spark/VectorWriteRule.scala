@@ -76,6 +76,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
         Some(s"not a Parquet write (${w.fileFormat.getClass.getSimpleName})")
       } else None,
       () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
+      () => if (fields.exists(_.name.isEmpty)) Some("a column with an empty name") else None,
       () => if (writerVersion.exists(v => v == "V1" || v == "PARQUET_1_0")) {
         Some("parquet.writer.version=v1 asked for")
       } else None,

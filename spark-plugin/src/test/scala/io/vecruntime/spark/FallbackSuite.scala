@@ -53,6 +53,12 @@ class FallbackSuite extends VecRuntimeSparkSession {
       df.selectExpr("map(id, s) as m").write.parquet(dir))
   }
 
+  test("a column with an empty name: Spark's writer writes it") {
+    assertFallback("a column with an empty name")(d =>
+      df.select(org.apache.spark.sql.functions.col("id").as(""), org.apache.spark.sql.functions.col("s"))
+        .write.parquet(d))
+  }
+
   test("writeLegacyFormat") {
     withConf("spark.sql.parquet.writeLegacyFormat" -> "true") {
       assertFallback("spark.sql.parquet.writeLegacyFormat=true")(dir => df.write.parquet(dir))

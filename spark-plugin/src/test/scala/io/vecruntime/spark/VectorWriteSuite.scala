@@ -420,6 +420,30 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     assert(larger.size == 2 && larger.forall(_ == (4 << 20)), larger)
   }
 
+  test("gzip takes zlib.compress.level as Spark's writer does; a level Hadoop lacks fails both") {
+    val df = allTypesDf(4000)
+    def sizes(on: Boolean): Seq[Long] = withConf(VecRuntimeConf.ENABLED -> on.toString) {
+      Seq("NO_COMPRESSION", "BEST_SPEED", "DEFAULT_COMPRESSION", "BEST_COMPRESSION").map { level =>
+        val dir = newDir(s"gzip-$level-$on")
+        val plan = planOf(df.write.option("compression", "gzip").option("zlib.compress.level", level)
+          .parquet(dir))
+        assert(usesVecRuntime(plan) == on)
+        if (on) assert(canonical(spark.read.parquet(dir)) == canonical(df), level)
+        dataFiles(dir).map(_.length).sum
+      }
+    }
+    for ((name, s) <- Seq("ours" -> sizes(on = true), "Spark's" -> sizes(on = false))) {
+      assert(s(0) > s(1) && s(1) > s(2) && s(2) >= s(3), s"$name sizes by level: $s")
+    }
+    for (on <- Seq(true, false)) withConf(VecRuntimeConf.ENABLED -> on.toString) {
+      val e = intercept[SparkException] {
+        df.write.option("compression", "gzip").option("zlib.compress.level", "FAST").parquet(newDir("gzip-bad"))
+      }
+      val messages = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.toString).toSeq
+      assert(messages.exists(_.contains("FAST")), s"vecruntime on=$on: $messages")
+    }
+  }
+
   test("bad writer settings fail the task with the native writer's message") {
     val e = intercept[SparkException] {
       allTypesDf(100).write.option("parquet.page.size", "0").parquet(newDir("bad-option"))
