@@ -31,9 +31,6 @@ private[spark] final class TaskRowBuffers(val limit: Long, manager: Option[TaskM
     }
   }
 
-  /** Row bytes buffered now. */
-  def buffered: Long = total
-
   def register(w: VectorParquetOutputWriter): Unit = writers += w
 
   def unregister(w: VectorParquetOutputWriter): Unit = {

@@ -45,17 +45,18 @@ case class VectorWriteFilesExec(
     } else {
       child.execute()
     }
-    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(child) match {
-      case Some(sparks) => Some(sparks)
-      case None if openFiles =>
-        // Spark's own order for its writer (partition columns, then bucket id), bound to the
-        // columns the task's rows hold, for the rows past the open-file limit.
+    // Spark's own concurrent writers when its setting asks for them, else ours past a dropped
+    // sort: Spark's order for its writer (partition columns, then bucket id), bound to the
+    // columns the task's rows hold, for the rows past the open-file limit.
+    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(child).orElse {
+      if (!openFiles) None
+      else {
         val d = spec.description
         val order = (d.partitionColumns ++ d.bucketSpec.map(_.bucketIdExpression))
           .map(e => SortOrder(BindReferences.bindReference(e, d.allColumns), Ascending))
         val sort = SortExec(order, global = false, child)
         Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
-      case None => None
+      }
     }
     SparkWriteShim.executeWrite(session.sparkContext, input, spec.description, spec.committer,
       factory, concurrent)
