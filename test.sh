@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit/integration tests (arrow-rs reads our files), clippy, the JVM tests
-# (Maven: JNI bridge, parity with parquet-java 1.17.0) and the cross-engine tests (pyarrow,
-# DuckDB, polars read files written by the CLI).
+# (Maven: JNI bridge, parity with parquet-java 1.17.0, our Spark suites, and Spark's own suites
+# with the plugin off and on: the CI set of scripts/spark-suites.sh) and the Python tests
+# (pyarrow, DuckDB, polars read files written by the CLI; a local-cluster Spark).
 # Installs what it needs: Python packages into .venv, crates through cargo, jars through Maven.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,10 +14,12 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 
+# pyspark's Spark distribution is the Spark home of the local-cluster tests.
+./scripts/venv.sh
+
 echo "== JVM tests (mvn package: cargo builds libvecruntime into the jar; JUnit vs parquet-java)"
 mvn -B -q package
 
-echo "== cross-engine tests (pyarrow, DuckDB, polars)"
+echo "== cross-engine tests (pyarrow, DuckDB, polars) and local-cluster Spark"
 cargo build --release -p vecruntime-cli
-./scripts/venv.sh
 .venv/bin/python -m pytest -q tests
