@@ -17,7 +17,7 @@ use jni::sys::{jbyteArray, jint, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
 use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
-use vecruntime_parquet::{FileWriter, WriterOptions, CREATED_BY};
+use vecruntime_parquet::{Batch, FileWriter, WriterOptions, CREATED_BY};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
     if arr.is_null() {
@@ -151,7 +151,11 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_open<'l>(
             "key/value metadata",
         )?;
         let writer = FileWriter::new(Output::default(), schema, options)?;
-        Ok(session::register(Session { writer, rows: None }))
+        Ok(session::register(Session {
+            writer,
+            rows: None,
+            kernel_nanos: 0,
+        }))
     })
 }
 
@@ -169,7 +173,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_write<'l>(
         session::with(handle, |s| {
             let pin = memory::pin();
             let batch = batch::decode(&pin, s.writer.schema(), num_rows, &spec)?;
-            s.writer.write_batch(&batch)?;
+            write_batch(&mut s.writer, &batch)?;
             Ok(s.writer.sink_mut().pending() as jlong)
         })
     })
@@ -201,6 +205,19 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
     })
 }
 
+/// Appends a batch. Input rejected before anything was written (IllegalArgumentException)
+/// leaves the writer usable; an error once writing began (a page too large to encode) leaves it
+/// failed, and is a VecRuntimeException so that the Java side releases it.
+fn write_batch(writer: &mut FileWriter<Output>, batch: &Batch) -> JniResult<()> {
+    writer.write_batch(batch).map_err(|e| {
+        if writer.is_failed() {
+            JniError::Runtime(e.to_string())
+        } else {
+            e.into()
+        }
+    })
+}
+
 /// Appends `num_rows` UnsafeRows: their bytes at `rows` (`rows_len` bytes) and `num_rows + 1`
 /// i32 offsets at `offsets`. Returns the output bytes now pending.
 #[no_mangle]
@@ -218,14 +235,17 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
             let Session {
                 writer,
                 rows: layout,
+                kernel_nanos,
             } = s;
             let layout = layout
                 .as_mut()
                 .ok_or_else(|| JniError::State("writeRows before configureRows".into()))?;
             let pin = memory::pin();
             let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
+            let started = std::time::Instant::now();
             let batch = layout.transpose(data, offs)?;
-            writer.write_batch(&batch)?;
+            *kernel_nanos += started.elapsed().as_nanos() as u64;
+            write_batch(writer, &batch)?;
             Ok(writer.sink_mut().pending() as jlong)
         })
     })
@@ -319,6 +339,18 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_nativeBytes<'l>(
 ) -> jlong {
     entry(&mut env, -1, |_| {
         session::with(handle, |s| Ok(s.native_bytes() as jlong))
+    })
+}
+
+/// Nanoseconds a writer spent in the row kernel (UnsafeRow batches into columns).
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowKernelNanos<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    entry(&mut env, -1, |_| {
+        session::with(handle, |s| Ok(s.kernel_nanos as jlong))
     })
 }
 

@@ -104,6 +104,8 @@ pub struct Session {
     pub writer: FileWriter<Output>,
     /// Set once the JVM sends UnsafeRow batches: decodes them into column buffers.
     pub rows: Option<RowTransposer>,
+    /// Time spent turning UnsafeRow batches into columns (the row kernel), for Spark's metrics.
+    pub kernel_nanos: u64,
 }
 
 impl Session {

@@ -36,6 +36,7 @@ pub fn encode(s: &FooterSummary) -> Vec<u8> {
             bytes(&mut out, c.min.as_deref());
             bytes(&mut out, c.max.as_deref());
             out.push(c.dictionary_page as u8);
+            out.push(c.dictionary_fallback as u8);
             i64s(&mut out, c.bloom_filter_bytes.map_or(-1, |b| b as i64));
             out.push(c.column_index as u8);
         }

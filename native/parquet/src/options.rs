@@ -152,7 +152,6 @@ impl WriterOptions {
         let positive = [
             ("page_size", self.page_size),
             ("dictionary_page_size", self.dictionary_page_size),
-            ("row_group_size", self.row_group_size),
             ("page_row_limit", self.page_row_limit),
             ("row_group_row_limit", self.row_group_row_limit),
             (
@@ -171,6 +170,14 @@ impl WriterOptions {
                     i32::MAX
                 )));
             }
+        }
+        // A size threshold only (compared in i64), not a length written anywhere.
+        if self.row_group_size == 0 || self.row_group_size > i64::MAX as usize {
+            return Err(Error::Options(format!(
+                "row_group_size must be in 1..={}, got {}",
+                i64::MAX,
+                self.row_group_size
+            )));
         }
         match self.codec {
             Codec::Gzip(l) if l > 9 => {

@@ -9,9 +9,12 @@ use crate::error::{Error, Result};
 use crate::options::{BloomFilterOptions, Codec, WriterOptions};
 
 impl WriterOptions {
-    /// Options from `key = value` pairs over the defaults. Unknown keys and unparsable values
-    /// are errors naming the key, so a misspelt option is never silently ignored. A codec level
-    /// applies to its codec whichever comes first, as in a Hadoop configuration.
+    /// Options from `key = value` pairs over the defaults. Unknown keys and unparsable numbers
+    /// are errors naming the key, so a misspelt option is never silently ignored. Values
+    /// parquet-java takes without complaint are taken as it takes them: a boolean other than
+    /// true/false is the key's default (Hadoop's `getBoolean`), a row-group size of 0 or less
+    /// cuts a row group at every size check, a zstd level is clamped to zstd's range. A codec
+    /// level applies to its codec whichever comes first, as in a Hadoop configuration.
     pub fn from_properties<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Result<WriterOptions> {
@@ -21,7 +24,10 @@ impl WriterOptions {
         for (k, v) in pairs {
             let (key, value) = (k.as_ref(), v.as_ref().trim());
             match key {
-                "parquet.compression.codec.zstd.level" => zstd_level = Some(parse(key, value)?),
+                // libzstd clamps the level to its range; parquet-java's codec passes it as is.
+                "parquet.compression.codec.zstd.level" => {
+                    zstd_level = Some(parse::<i32>(key, value)?.clamp(-131072, 22))
+                }
                 "zlib.compress.level" => gzip_level = Some(parse(key, value)?),
                 _ => o.apply_property(key, value)?,
             }
@@ -48,27 +54,31 @@ impl WriterOptions {
             ("parquet.dictionary.page.size", None) => {
                 self.dictionary_page_size = parse(key, value)?
             }
-            ("parquet.block.size", None) => self.row_group_size = parse(key, value)?,
+            // parquet-java flushes when buffered bytes exceed the threshold less two records:
+            // always, at every check, when it is 0 or less; a threshold of 1 does the same.
+            ("parquet.block.size", None) => {
+                self.row_group_size = parse::<i64>(key, value)?.max(1) as usize
+            }
             ("parquet.page.row.count.limit", None) => self.page_row_limit = parse(key, value)?,
             ("parquet.block.row.count.limit", None) => {
                 self.row_group_row_limit = parse(key, value)?
             }
-            ("parquet.enable.dictionary", None) => self.dictionary_enabled = boolean(key, value)?,
+            ("parquet.enable.dictionary", None) => self.dictionary_enabled = boolean(value, true),
             ("parquet.enable.dictionary", Some(c)) => {
                 self.dictionary_columns
-                    .insert(c.to_string(), boolean(key, value)?);
+                    .insert(c.to_string(), boolean(value, false));
             }
             ("parquet.column.statistics.enabled", None) => {
-                self.statistics_enabled = boolean(key, value)?
+                self.statistics_enabled = boolean(value, true)
             }
             ("parquet.enable.bytestreamsplit", Some(c)) => {
                 self.byte_stream_split_columns.retain(|x| x != c);
-                if boolean(key, value)? {
+                if boolean(value, false) {
                     self.byte_stream_split_columns.push(c.to_string());
                 }
             }
             ("parquet.bloom.filter.enabled", Some(c)) => {
-                if boolean(key, value)? {
+                if boolean(value, false) {
                     self.bloom_filters.entry(c.to_string()).or_default();
                 } else {
                     self.bloom_filters.remove(c);
@@ -83,7 +93,7 @@ impl WriterOptions {
                 self.bloom_for(key, value, c)?.fpp = fpp;
             }
             ("parquet.bloom.filter.adaptive.enabled", Some(c)) => {
-                let on = boolean(key, value)?;
+                let on = boolean(value, false);
                 self.bloom_for(key, value, c)?.adaptive = on;
             }
             ("parquet.bloom.filter.candidates.number", Some(c)) => {
@@ -97,7 +107,7 @@ impl WriterOptions {
                 self.column_index_truncate_length = parse(key, value)?
             }
             ("parquet.page.write-checksum.enabled", None) => {
-                self.page_checksum = boolean(key, value)?
+                self.page_checksum = boolean(value, true)
             }
             ("parquet.page.size.row.check.min", None) => {
                 self.min_row_count_for_size_check = parse(key, value)?
@@ -106,10 +116,10 @@ impl WriterOptions {
                 self.max_row_count_for_size_check = parse(key, value)?
             }
             ("parquet.page.size.check.estimate", None) => {
-                self.estimate_next_size_check = boolean(key, value)?
+                self.estimate_next_size_check = boolean(value, true)
             }
             ("vecruntime.rle.parquet-java-runs", None) => {
-                self.parquet_java_runs = boolean(key, value)?
+                self.parquet_java_runs = boolean(value, false)
             }
             _ => {
                 return Err(Error::Options(format!(
@@ -148,11 +158,12 @@ fn parse<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
         .map_err(|_| bad(key, value, "not a valid number"))
 }
 
-fn boolean(key: &str, value: &str) -> Result<bool> {
+/// Hadoop's `Configuration.getBoolean`: true or false in any case, else the default.
+fn boolean(value: &str, default: bool) -> bool {
     match value.to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(bad(key, value, "expected true or false")),
+        "true" => true,
+        "false" => false,
+        _ => default,
     }
 }
 
@@ -230,9 +241,37 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("not enabled"), "{e}");
-        let e = apply(&[("parquet.enable.dictionary", "yes")])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("true or false"), "{e}");
+    }
+
+    /// Values parquet-java (through Hadoop's getters) writes with instead of failing.
+    #[test]
+    fn values_parquet_java_accepts_are_taken_as_it_takes_them() {
+        for v in ["-1", "0"] {
+            assert_eq!(
+                apply(&[("parquet.block.size", v)]).unwrap().row_group_size,
+                1
+            );
+        }
+        let big = apply(&[("parquet.block.size", "3221225472")]).unwrap();
+        assert_eq!(big.row_group_size, 3 << 30);
+        big.validate().unwrap();
+        let zstd = apply(&[
+            ("parquet.compression", "ZSTD"),
+            ("parquet.compression.codec.zstd.level", "99"),
+        ])
+        .unwrap();
+        assert!(matches!(zstd.codec, Codec::Zstd(22)));
+        let maybe = apply(&[
+            ("parquet.enable.dictionary", "maybe"),
+            ("parquet.enable.dictionary#a", "maybe"),
+            ("parquet.column.statistics.enabled", "yes"),
+        ])
+        .unwrap();
+        assert!(maybe.dictionary_enabled && maybe.statistics_enabled);
+        assert!(
+            !maybe.dictionary_for("a"),
+            "a column's key defaults to false"
+        );
+        assert!(maybe.dictionary_for("b"));
     }
 }

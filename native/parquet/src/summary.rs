@@ -15,6 +15,9 @@ pub struct ColumnChunkSummary {
     pub min: Option<Vec<u8>>,
     pub max: Option<Vec<u8>>,
     pub dictionary_page: bool,
+    /// A dictionary page, and data pages not dictionary-encoded after it (parquet-java's
+    /// fallback when the dictionary outgrew its limit).
+    pub dictionary_fallback: bool,
     pub bloom_filter_bytes: Option<usize>,
     pub column_index: bool,
 }

@@ -8,8 +8,9 @@
 use crate::bloom_filter::Sbbf;
 use crate::chunk::{new_chunk_writer, ChunkWriter, FinishedChunk};
 use crate::column::{validate, Batch};
+use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::format::{self, ColumnChunkMeta, RowGroupMeta, Statistics};
+use crate::format::{self, ColumnChunkMeta, RowGroupMeta, Statistics, PAGE_DICTIONARY};
 use crate::options::WriterOptions;
 use crate::page_index::{ColumnIndex, PageLocation};
 use crate::schema::Schema;
@@ -151,6 +152,11 @@ impl<W: Sink> FileWriter<W> {
             )),
             State::Closed => Err(Error::State("the writer is closed".into())),
         }
+    }
+
+    /// Whether an error left the writer failed (as opposed to input rejected before writing).
+    pub fn is_failed(&self) -> bool {
+        matches!(self.state, State::Failed)
     }
 
     /// Runs `f`; an error leaves the writer failed (a half-written file cannot be continued).
@@ -350,6 +356,11 @@ impl<W: Sink> FileWriter<W> {
         for l in &mut chunk.locations {
             l.offset += offset;
         }
+        let dictionary_fallback = chunk.dictionary_page_len.is_some()
+            && chunk
+                .encoding_stats
+                .iter()
+                .any(|(page, e, _)| *page != PAGE_DICTIONARY && *e != Encoding::RleDictionary);
         let data_page_offset = offset + chunk.dictionary_page_len.unwrap_or(0) as i64;
         let compressed = (chunk.dictionary_page.len() + data_len) as i64;
         let meta = ColumnChunkMeta {
@@ -378,6 +389,7 @@ impl<W: Sink> FileWriter<W> {
             min: stats.min,
             max: stats.max,
             dictionary_page: chunk.dictionary_page_len.is_some(),
+            dictionary_fallback,
             bloom_filter_bytes: chunk.bloom_filter.as_ref().map(|b| b.num_bytes()),
             column_index: chunk.column_index.is_some(),
         };

@@ -2,8 +2,10 @@ package io.vecruntime.parquet;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.ref.Cleaner;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes one Parquet file to an {@link OutputStream} from batches of off-heap column buffers,
@@ -15,6 +17,10 @@ import java.util.Objects;
  * while writing (a failing stream, an {@code Error} such as Hadoop's {@code FSError} for a full
  * disk, a native failure) leaves the writer failed, its native memory released, and every later
  * call refused, so that no file is finished over lost rows. Not thread-safe.
+ *
+ * <p>A writer must be finished ({@link #finish()}, {@link #close()}) or dropped ({@link
+ * #abort()}); one that is garbage-collected still open has its native memory released then, and
+ * a warning is logged (once per process).
  */
 public final class ColumnarParquetWriter implements AutoCloseable {
   private static final int DRAIN_CHUNK = 1 << 20;
@@ -26,8 +32,14 @@ public final class ColumnarParquetWriter implements AutoCloseable {
 
   private final OutputStream out;
   private final ParquetSchema schema;
+  private static final Cleaner CLEANER = Cleaner.create();
+  private static final AtomicBoolean WARNED_UNCLOSED = new AtomicBoolean();
+  private final NativeHandle nativeHandle;
+  private final Cleaner.Cleanable cleanable;
   private long handle;
   private long bytesWritten;
+  private long rowKernelNanos;
+  private long nativeNanos;
   private State state = State.OPEN;
   private FooterSummary summary;
   private boolean rowsConfigured;
@@ -46,6 +58,8 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     this.handle = NativeBridge.open(schema.rootName(), schema.names(), schema.spec(),
         props.keySet().toArray(new String[0]), props.values().toArray(new String[0]),
         meta.keySet().toArray(new String[0]), meta.values().toArray(new String[0]));
+    this.nativeHandle = new NativeHandle(handle);
+    this.cleanable = CLEANER.register(this, nativeHandle);
     try {
       drain();
     } catch (Throwable t) {
@@ -68,7 +82,9 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     checkOpen();
     long[] spec = batch.describe(schema);
     try {
+      long started = System.nanoTime();
       long pending = NativeBridge.write(handle, batch.rowCount(), spec);
+      nativeNanos += System.nanoTime() - started;
       if (pending > 0) {
         drain();
       }
@@ -104,8 +120,10 @@ public final class ColumnarParquetWriter implements AutoCloseable {
       return;
     }
     try {
+      long started = System.nanoTime();
       long pending = NativeBridge.writeRows(handle, batch.dataAddress(), batch.sizeInBytes(),
           batch.offsetsAddress(), batch.rowCount());
+      nativeNanos += System.nanoTime() - started;
       if (pending > 0) {
         drain();
       }
@@ -121,7 +139,9 @@ public final class ColumnarParquetWriter implements AutoCloseable {
   public FooterSummary finish() throws IOException {
     checkOpen();
     try {
+      long started = System.nanoTime();
       byte[] encoded = NativeBridge.close(handle);
+      nativeNanos += System.nanoTime() - started;
       drain();
       out.flush();
       summary = FooterSummary.decode(encoded);
@@ -167,6 +187,22 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     return state == State.OPEN ? NativeBridge.nativeBytes(handle) : 0;
   }
 
+  /**
+   * Nanoseconds spent so far in native code writing and finishing (row kernel, encoding,
+   * compression), not counting the stream the bytes are handed to.
+   */
+  public long nativeNanos() {
+    return nativeNanos;
+  }
+
+  /**
+   * Nanoseconds spent so far turning {@link #writeRows} batches into columns (the row kernel),
+   * part of the time in native code; kept once the writer is finished or failed.
+   */
+  public long rowKernelNanos() {
+    return handle != 0 ? NativeBridge.rowKernelNanos(handle) : rowKernelNanos;
+  }
+
   /** Writers open in this process (native handles not yet released). */
   public static long openWriters() {
     return NativeBridge.openWriters();
@@ -202,9 +238,36 @@ public final class ColumnarParquetWriter implements AutoCloseable {
 
   private void releaseNative() {
     if (handle != 0) {
+      rowKernelNanos = NativeBridge.rowKernelNanos(handle);
       long h = handle;
       handle = 0;
+      nativeHandle.handle = 0;
+      cleanable.clean();
       NativeBridge.release(h);
+    }
+  }
+
+  /** The native side of a writer, released by the cleaner if the writer is collected open. */
+  private static final class NativeHandle implements Runnable {
+    volatile long handle;
+
+    NativeHandle(long handle) {
+      this.handle = handle;
+    }
+
+    @Override
+    public void run() {
+      long h = handle;
+      if (h == 0) {
+        return; // released by the writer
+      }
+      handle = 0;
+      NativeBridge.release(h);
+      if (WARNED_UNCLOSED.compareAndSet(false, true)) {
+        System.getLogger(ColumnarParquetWriter.class.getName()).log(System.Logger.Level.WARNING,
+            "vecruntime: a ColumnarParquetWriter was garbage-collected without finish(), close() "
+                + "or abort(); its native memory was released then (logged once)");
+      }
     }
   }
 }

@@ -80,12 +80,13 @@ public final class FooterSummary {
     private final byte[] min;
     private final byte[] max;
     private final boolean dictionaryPage;
+    private final boolean dictionaryFallback;
     private final long bloomFilterBytes;
     private final boolean columnIndex;
 
     ColumnChunk(String path, List<String> encodings, long compressedSize, long uncompressedSize,
         long numValues, long nullCount, byte[] min, byte[] max, boolean dictionaryPage,
-        long bloomFilterBytes, boolean columnIndex) {
+        boolean dictionaryFallback, long bloomFilterBytes, boolean columnIndex) {
       this.path = path;
       this.encodings = Collections.unmodifiableList(encodings);
       this.compressedSize = compressedSize;
@@ -95,6 +96,7 @@ public final class FooterSummary {
       this.min = min;
       this.max = max;
       this.dictionaryPage = dictionaryPage;
+      this.dictionaryFallback = dictionaryFallback;
       this.bloomFilterBytes = bloomFilterBytes;
       this.columnIndex = columnIndex;
     }
@@ -134,6 +136,14 @@ public final class FooterSummary {
 
     public boolean hasDictionaryPage() {
       return dictionaryPage;
+    }
+
+    /**
+     * True when the chunk has a dictionary page and data pages that are not dictionary-encoded
+     * after it: the dictionary outgrew its limit and the writer fell back, as parquet-java does.
+     */
+    public boolean dictionaryFallback() {
+      return dictionaryFallback;
     }
 
     /** Bytes of the bloom filter bitset, -1 when the chunk has none. */
@@ -180,9 +190,11 @@ public final class FooterSummary {
         byte[] min = bytes(b);
         byte[] max = bytes(b);
         boolean dict = b.get() != 0;
+        boolean fallback = b.get() != 0;
         long bloom = b.getLong();
         boolean index = b.get() != 0;
-        cols.add(new ColumnChunk(path, encs, cs, us, nv, nc, min, max, dict, bloom, index));
+        cols.add(new ColumnChunk(path, encs, cs, us, nv, nc, min, max, dict, fallback, bloom,
+            index));
       }
       rowGroups.add(new RowGroup(rows, total, compressed, cols));
     }

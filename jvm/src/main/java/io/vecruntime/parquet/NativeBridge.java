@@ -50,6 +50,8 @@ final class NativeBridge {
 
   static native long nativeBytes(long handle);
 
+  static native long rowKernelNanos(long handle);
+
   static native long openWriters();
 
   static native long allocate(long size);

@@ -409,4 +409,61 @@ class ErrorHandlingTest {
     w.abort();
     assertEquals(4, out.size(), "only the leading magic reached the stream");
   }
+
+  /**
+   * An error once writing began (here a page over Parquet's 2 GiB limit, found when the page is
+   * cut) leaves the writer failed and its memory released at once, unlike input rejected before
+   * anything is written ({@link #rejected}), after which the writer goes on.
+   */
+  @Test
+  void anEncodingErrorLeavesTheWriterFailedAndReleased() throws IOException {
+    ParquetSchema schema = ParquetSchema.builder().stringColumn("big", false).build();
+    byte[] value = new byte[22 << 20];
+    WriterOptions opts = WriterOptions.builder().dictionaryEnabled(false)
+        .codec(Codec.UNCOMPRESSED).build();
+    try (ColumnarParquetWriter w = new ColumnarParquetWriter(OutputStream.nullOutputStream(),
+            schema, opts);
+        VectorBuffers b = VectorBuffers.allocate(schema, 1)) {
+      VecRuntimeException e = null;
+      for (int i = 0; i < 200 && e == null; i++) {
+        value[0] = (byte) i; // no prefix shared with the previous value: DELTA_BYTE_ARRAY keeps all
+        b.reset();
+        b.column(0).setBytes(0, value);
+        b.setRowCount(1);
+        try {
+          w.write(b);
+        } catch (VecRuntimeException x) {
+          e = x;
+        }
+      }
+      assertNotNull(e, "a page over 2 GiB is refused");
+      assertTrue(e.getMessage().contains("big") && e.getMessage().contains("2 GiB"),
+          e.getMessage());
+      assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "released at once");
+      IllegalStateException later = assertThrows(IllegalStateException.class, () -> w.write(b));
+      assertTrue(later.getMessage().contains("failed earlier"), later.getMessage());
+    }
+  }
+
+  /** A writer dropped open (no finish, close or abort) is released once it is collected. */
+  @Test
+  void writersDroppedOpenAreReleasedWhenCollected() throws Exception {
+    ColumnarParquetWriter last = null;
+    for (int i = 0; i < 1000; i++) {
+      last = new ColumnarParquetWriter(new ByteArrayOutputStream(), SCHEMA,
+          WriterOptions.defaults());
+      try (VectorBuffers b = goodBatch(100)) {
+        last.write(b);
+      }
+    }
+    assertTrue(ColumnarParquetWriter.openWriters() > writersBefore, "open until collected");
+    java.lang.ref.Reference.reachabilityFence(last);
+    last = null;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (ColumnarParquetWriter.openWriters() > writersBefore && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "collected writers released");
+  }
 }

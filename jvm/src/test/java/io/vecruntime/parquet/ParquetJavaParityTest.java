@@ -222,6 +222,8 @@ class ParquetJavaParityTest {
         Set<String> encs = new HashSet<>();
         m.getEncodings().forEach(e -> encs.add(e.name()));
         assertEquals(encs, new HashSet<>(cc.encodings()));
+        assertEquals(m.hasDictionaryPage() && m.getEncodingStats().hasNonDictionaryEncodedPages(),
+            cc.dictionaryFallback(), cc.path() + " dictionary fallback");
         if (m.getStatistics().hasNonNullValue()) {
           assertArrayEquals(m.getStatistics().getMinBytes(), cc.min());
           assertArrayEquals(m.getStatistics().getMaxBytes(), cc.max());
@@ -248,8 +250,8 @@ class ParquetJavaParityTest {
         }));
     Path ours = dir.resolve("ours.parquet");
     Path theirs = dir.resolve("theirs.parquet");
-    data.writeOurs(ours, WriterOptions.builder().codec(Codec.UNCOMPRESSED).dictionaryPageSize(64 * 1024)
-        .parquetJavaRuns(true).build(), 3000);
+    FooterSummary summary = data.writeOurs(ours, WriterOptions.builder().codec(Codec.UNCOMPRESSED)
+        .dictionaryPageSize(64 * 1024).parquetJavaRuns(true).build(), 3000);
     data.writeParquetJava(theirs, b -> b.withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
         .withDictionaryPageSize(64 * 1024));
     assertValues(data, TestData.read(ours), "ours");
@@ -261,6 +263,8 @@ class ParquetJavaParityTest {
       assertTrue(st.getNumDataPagesEncodedAs(Encoding.RLE_DICTIONARY) > 0, c.getPath() + " " + st.getDataEncodings());
       assertTrue(st.getDataEncodings().size() == 2, c.getPath() + " falls back: " + st.getDataEncodings());
     }
+    assertSummaryMatchesFooter(summary, o);
+    summary.rowGroups().get(0).columns().forEach(c -> assertTrue(c.dictionaryFallback(), c.path()));
   }
 
   @Test

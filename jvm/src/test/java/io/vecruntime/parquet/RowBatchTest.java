@@ -53,6 +53,11 @@ class RowBatchTest {
       }
       w.writeRows(batch);
       assertTrue(batch.capacityInBytes() > 16, "the byte buffer grew");
+      long kernel = w.rowKernelNanos();
+      assertTrue(kernel > 0, "row kernel time counted");
+      w.finish();
+      assertEquals(kernel, w.rowKernelNanos(), "kept once finished");
+      assertTrue(w.nativeNanos() > kernel, "native time holds the kernel's and the encoding's");
     }
     Object[][] read = TestData.read(file);
     for (int i = 0; i < 10; i++) {
