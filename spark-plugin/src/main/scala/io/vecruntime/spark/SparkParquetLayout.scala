@@ -41,9 +41,14 @@ object SparkParquetLayout {
     "parquet.page.size.row.check.min", "parquet.page.size.row.check.max",
     "parquet.page.size.check.estimate", "vecruntime.rle.parquet-java-runs")
 
-  private val BloomKeys = Seq(
-    "parquet.bloom.filter.expected.ndv", "parquet.bloom.filter.fpp",
-    "parquet.bloom.filter.adaptive.enabled", "parquet.bloom.filter.candidates.number")
+  /**
+   * Bloom filter keys as `ParquetOutputFormat` reads them: enabled and adaptive per column or
+   * for all; the expected NDV, fpp and candidates per column only (parquet-java never reads
+   * their global keys, so a global `parquet.bloom.filter.fpp=2.0` changes nothing).
+   */
+  private val BloomKeysPerColumnOrAll = Seq("parquet.bloom.filter.adaptive.enabled")
+  private val BloomKeysPerColumn = Seq("parquet.bloom.filter.expected.ndv",
+    "parquet.bloom.filter.fpp", "parquet.bloom.filter.candidates.number")
 
   private val last = new ThreadLocal[(Configuration, StructType, SparkParquetLayout)]
 
@@ -184,7 +189,9 @@ object SparkParquetLayout {
     val b = WriterOptions.builder()
     val codec = Codec.fromName(Option(conf.get("parquet.compression")).getOrElse("SNAPPY"))
     val level = codec match {
-      case Codec.ZSTD => Option(conf.get("parquet.compression.codec.zstd.level")).map(_.trim.toInt)
+      // As ZstandardCodec reads it (the native writer clamps it to zstd's range as libzstd does).
+      case Codec.ZSTD => Option(conf.get("parquet.compression.codec.zstd.level"))
+        .map(_ => conf.getInt("parquet.compression.codec.zstd.level", 3))
       case Codec.GZIP => Some(gzipLevel(conf))
       case _ => None
     }
@@ -196,21 +203,26 @@ object SparkParquetLayout {
       case _ =>
     }
     // Byte stream split: parquet-java's global switch covers the floating-point columns.
-    val splitAll = Option(conf.get("parquet.enable.bytestreamsplit")).exists(_.trim.toBoolean)
+    val splitAll = conf.getBoolean("parquet.enable.bytestreamsplit", false)
     schema.columns().asScala.foreach { c =>
       val floating = c.physicalType() == ParquetSchema.PhysicalType.FLOAT ||
         c.physicalType() == ParquetSchema.PhysicalType.DOUBLE
-      val on = Option(conf.get(s"parquet.enable.bytestreamsplit#${c.name()}"))
-        .map(_.trim.toBoolean).getOrElse(splitAll && floating)
+      val key = s"parquet.enable.bytestreamsplit#${c.name()}"
+      val on = Option(conf.get(key)).map(_ => conf.getBoolean(key, false))
+        .getOrElse(splitAll && floating)
       if (on) b.byteStreamSplit(c.name(), true)
     }
     // Bloom filters: a column's key, else the global one, as parquet-java's ColumnConfigParser.
     columns.foreach { c =>
       def setting(key: String): Option[String] =
         Option(conf.get(s"$key#$c")).orElse(Option(conf.get(key)))
-      if (setting("parquet.bloom.filter.enabled").exists(_.trim.toBoolean)) {
+      val enabled = Option(conf.get(s"parquet.bloom.filter.enabled#$c"))
+        .map(_ => conf.getBoolean(s"parquet.bloom.filter.enabled#$c", false))
+        .getOrElse(conf.getBoolean("parquet.bloom.filter.enabled", false))
+      if (enabled) {
         b.property(s"parquet.bloom.filter.enabled#$c", "true")
-        BloomKeys.foreach(k => setting(k).foreach(v => b.property(s"$k#$c", v)))
+        BloomKeysPerColumnOrAll.foreach(k => setting(k).foreach(v => b.property(s"$k#$c", v)))
+        BloomKeysPerColumn.foreach(k => Option(conf.get(s"$k#$c")).foreach(v => b.property(s"$k#$c", v)))
       }
     }
     metadata.foreach { case (k, v) => b.keyValueMetadata(k, v) }

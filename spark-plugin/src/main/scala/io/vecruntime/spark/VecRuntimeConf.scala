@@ -30,18 +30,44 @@ object VecRuntimeConf {
 
   def enabled(conf: SQLConf): Boolean = conf.getConfString(ENABLED, "true").trim.toBoolean
 
-  def maxOpenFiles(conf: SQLConf): Int = positiveInt(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles)
+  val DefaultBatchRows = 4096
+  val DefaultBatchBytes: Long = 16L << 20
+  /** A batch's row offsets are 32-bit and allocated up front: a bound well inside both. */
+  val MaxBatchRows: Long = 1L << 24
 
-  private def positiveInt(conf: SQLConf, key: String, default: Int): Int = {
+  def maxOpenFiles(conf: SQLConf): Int = positive(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles,
+    Int.MaxValue).toInt
+
+  /**
+   * Checks the settings the write tasks read, when the write is planned: a bad value is an
+   * error naming its key before any task starts.
+   */
+  def validate(conf: SQLConf): Unit = {
+    positive(conf, BATCH_ROWS, DefaultBatchRows, MaxBatchRows)
+    positive(conf, BATCH_BYTES, DefaultBatchBytes, Long.MaxValue)
+    positive(conf, TASK_BUFFER_BYTES, DefaultTaskBufferBytes, Long.MaxValue)
+    positive(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles, Int.MaxValue)
+    boolean(conf, COLUMNAR_INPUT)
+  }
+
+  private def positive(conf: SQLConf, key: String, default: Long, max: Long): Long = {
     val v = conf.getConfString(key, default.toString).trim
-    val n = try v.toInt catch {
+    val n = try v.toLong catch {
       case _: NumberFormatException =>
-        throw new IllegalArgumentException(s"$key must be a positive integer, got '$v'")
+        throw new IllegalArgumentException(s"$key must be a whole number from 1 to $max, got '$v'")
     }
-    if (n <= 0) throw new IllegalArgumentException(s"$key must be a positive integer, got $n")
+    if (n <= 0 || n > max) {
+      throw new IllegalArgumentException(s"$key must be a whole number from 1 to $max, got $n")
+    }
     n
   }
 
-  def columnarInput(conf: SQLConf): Boolean =
-    conf.getConfString(COLUMNAR_INPUT, "true").trim.toBoolean
+  private def boolean(conf: SQLConf, key: String): Boolean =
+    conf.getConfString(key, "true").trim.toLowerCase(java.util.Locale.ROOT) match {
+      case "true" => true
+      case "false" => false
+      case v => throw new IllegalArgumentException(s"$key must be true or false, got '$v'")
+    }
+
+  def columnarInput(conf: SQLConf): Boolean = boolean(conf, COLUMNAR_INPUT)
 }

@@ -1,5 +1,6 @@
 package io.vecruntime.spark
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.SparkPlan
@@ -7,13 +8,16 @@ import org.apache.spark.sql.execution.datasources.{WriteFilesExecBase, WriteFile
 
 /**
  * Spark's own write (the wrapped `WriteFilesExec`) kept because vecruntime cannot take it; the
- * node only carries the reason so that EXPLAIN shows it.
+ * node carries the reason so that EXPLAIN shows it, and logs it as a warning when it runs.
  */
 case class VecRuntimeFallbackWriteFilesExec(child: SparkPlan, reason: String)
-  extends WriteFilesExecBase {
+  extends WriteFilesExecBase with Logging {
 
-  override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] =
+  // Logged as the write runs: once a write, not once a planning pass.
+  override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
+    logWarning(s"vecruntime: Spark's writer writes this: $reason")
     child.executeWrite(spec)
+  }
 
   override def simpleString(maxFields: Int): String =
     s"VecRuntimeFallback [Spark's writer: $reason]"

@@ -3,6 +3,8 @@ package io.vecruntime.spark
 import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch, VectorBuffers}
 import java.io.{ByteArrayOutputStream, OutputStream}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.TaskAttemptContext
 
@@ -12,14 +14,19 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
 
 /**
  * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
- * extension (`.snappy.parquet`...), taken from the factory it replaces.
+ * extension (`.snappy.parquet`...), taken from the factory it replaces. The writers add what
+ * they did to `metrics` ([[TaskWriteStats]]).
  */
-class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory, manyFiles: Boolean)
+class VectorParquetOutputWriterFactory(
+    sparkFactory: OutputWriterFactory,
+    manyFiles: Boolean,
+    metrics: Map[String, SQLMetric] = Map.empty)
   extends OutputWriterFactory {
 
   override def getFileExtension(context: TaskAttemptContext): String =
@@ -29,7 +36,7 @@ class VectorParquetOutputWriterFactory(sparkFactory: OutputWriterFactory, manyFi
       path: String,
       dataSchema: StructType,
       context: TaskAttemptContext): OutputWriter =
-    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles)
+    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics)
 }
 
 /**
@@ -46,19 +53,25 @@ class VectorParquetOutputWriter(
     val path: String,
     dataSchema: StructType,
     context: TaskAttemptContext,
-    manyFiles: Boolean = false)
+    manyFiles: Boolean = false,
+    metrics: Map[String, SQLMetric] = Map.empty)
   extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
   private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema)
-  private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, 4096)
-  private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, 16L << 20)
+  // Checked when the write was planned (VecRuntimeConf.validate).
+  private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.DefaultBatchRows)
+  private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.DefaultBatchBytes)
   private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager())
   private val initialBatchBytes =
     if (manyFiles) VectorParquetOutputWriter.ManyFilesBatchBytes else 1 << 20
   private val buffers: Option[TaskRowBuffers] =
     if (manyFiles) TaskRowBuffers.ofTask(conf.getLong(VecRuntimeConf.TASK_BUFFER_BYTES,
       VecRuntimeConf.DefaultTaskBufferBytes)) else None
+  private val stats = TaskWriteStats.ofTask(metrics)
+  private var rows = 0L
+  // Native bytes last reported to the memory manager and the task's stats.
+  private var accounted = 0L
 
   private var toUnsafe: UnsafeProjection = _
   private var stream: OutputStream = _
@@ -126,6 +139,7 @@ class VectorParquetOutputWriter(
       }
       ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
       writer.write(columns)
+      rows += n
       accountMemory()
     }
     pendingBatch = null
@@ -134,8 +148,14 @@ class VectorParquetOutputWriter(
   }
 
   /** Tells the task's memory manager what this writer holds natively now. */
-  private def accountMemory(): Unit = memory.update(writer.nativeBytesHeld() +
+  private def accountMemory(): Unit = accounted(writer.nativeBytesHeld() +
     batch.capacityInBytes() + (if (columns == null) 0L else columns.capacityInBytes()))
+
+  private def accounted(bytes: Long): Unit = {
+    memory.update(bytes)
+    stats.foreach(_.memory(bytes - accounted))
+    accounted = bytes
+  }
 
   private def writeRow(row: InternalRow): Unit = {
     val u = row match {
@@ -152,6 +172,7 @@ class VectorParquetOutputWriter(
       val bytes = u.getBytes
       batch.append(bytes, 0, bytes.length)
     }
+    rows += 1
     buffers.foreach(_.grew(u.getSizeInBytes))
     if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
   }
@@ -191,7 +212,11 @@ class VectorParquetOutputWriter(
       if (writer != null) {
         copyPending()
         flush()
-        writer.finish()
+        val summary = writer.finish()
+        val fallbacks = summary.rowGroups().asScala.map(_.columns().asScala
+          .count(_.dictionaryFallback())).sum
+        stats.foreach(_.file(rows, writer.bytesWritten(), writer.nativeNanos(),
+          writer.rowKernelNanos(), fallbacks))
       }
       if (stream != null) stream.close()
       stream = null
@@ -223,7 +248,7 @@ class VectorParquetOutputWriter(
       } catch { case e: Exception => logWarning(s"closing $path", e) }
       stream = null
     }
-    memory.update(0)
+    accounted(0)
   }
 }
 

@@ -9,6 +9,7 @@ import org.apache.spark.sql.execution.{SortExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesExecBase, WriteFilesSpec}
 import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.execution.metric.SQLMetric
 
 /**
  * Writes the child's rows to Parquet through the native writer: one `WriteTaskResult` per
@@ -34,10 +35,13 @@ case class VectorWriteFilesExec(
     openFiles: Boolean = false,
     maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles) extends WriteFilesExecBase {
 
+  /** What the native writer did ([[TaskWriteStats]]); Spark's write metrics stay on the command. */
+  override lazy val metrics: Map[String, SQLMetric] = TaskWriteStats.createMetrics(sparkContext)
+
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
-      manyFiles = dynamic)
+      manyFiles = dynamic, metrics)
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
     val input = if (columnarInput) {

@@ -32,7 +32,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
     if (done) return plan
     plan.transformUp {
       case w: WriteFilesExec =>
-        fallbackReason(w, conf) match {
+        val reason = fallbackReason(w, conf)
+        if (reason.isEmpty) VecRuntimeConf.validate(conf)
+        reason match {
           case None if w.partitionColumns.nonEmpty || w.bucketSpec.isDefined =>
             // A file open per partition and bucket instead of Spark's sort for its writer.
             val (input, openFiles) = writerOnlySort(w) match {
@@ -52,7 +54,8 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
             VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
               w.options, w.staticPartitions, columnar)
           case Some(reason) =>
-            logInfo(s"vecruntime: Spark's writer writes this: $reason")
+            // The warning comes when the write runs (VecRuntimeFallbackWriteFilesExec).
+            logDebug(s"vecruntime: Spark's writer writes this: $reason")
             VecRuntimeFallbackWriteFilesExec(w, reason)
         }
     }
