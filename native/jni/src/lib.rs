@@ -303,6 +303,21 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_drain<'l>(
     })
 }
 
+/// Ends the open row group early (memory is short); returns the output bytes now pending.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_endRowGroup<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    entry(&mut env, -1, |_| {
+        session::with(handle, |s| {
+            s.writer.end_row_group()?;
+            Ok(s.writer.sink_mut().pending() as jlong)
+        })
+    })
+}
+
 /// Finishes the file (indexes, bloom filters, footer become pending output); returns the
 /// encoded footer summary.
 #[no_mangle]

@@ -402,6 +402,20 @@ impl<W: Sink> FileWriter<W> {
     }
 
     /// Ends the last row group, writes page indexes, bloom filters and the footer.
+    /// Ends the open row group now (when memory is short): its pages go to the sink, and the
+    /// size checks start over as after any row group. Nothing happens without buffered rows.
+    pub fn end_row_group(&mut self) -> Result<()> {
+        self.check_open()?;
+        self.guard(|w| {
+            w.flush_row_group()?;
+            let o = &w.options;
+            w.next_group_check = o
+                .min_row_count_for_size_check
+                .min(o.max_row_count_for_size_check);
+            Ok(())
+        })
+    }
+
     pub fn close(&mut self) -> Result<FooterSummary> {
         self.check_open()?;
         let r = self.guard(|w| w.close_inner());

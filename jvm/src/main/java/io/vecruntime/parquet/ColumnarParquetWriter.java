@@ -135,6 +135,31 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends the open row group now and hands its pages to the stream, freeing the native memory
+   * they held (for a caller short of memory); the next rows start a new row group. Does
+   * nothing without buffered rows.
+   */
+  public void endRowGroup() throws IOException {
+    checkOpen();
+    try {
+      long started = System.nanoTime();
+      long pending = NativeBridge.endRowGroup(handle);
+      nativeNanos += System.nanoTime() - started;
+      if (pending > 0) {
+        drain();
+      }
+    } catch (Throwable t) {
+      fail();
+      throw t;
+    }
+  }
+
+  /** Whether the writer takes more rows (neither finished nor failed). */
+  public boolean isOpen() {
+    return state == State.OPEN;
+  }
+
   /** Finishes the file (page indexes, bloom filters, footer) and returns what the footer holds. */
   public FooterSummary finish() throws IOException {
     checkOpen();

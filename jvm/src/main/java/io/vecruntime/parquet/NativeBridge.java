@@ -52,6 +52,8 @@ final class NativeBridge {
 
   static native long rowKernelNanos(long handle);
 
+  static native long endRowGroup(long handle);
+
   static native long openWriters();
 
   static native long allocate(long size);

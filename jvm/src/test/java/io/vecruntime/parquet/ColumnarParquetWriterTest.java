@@ -154,4 +154,37 @@ class ColumnarParquetWriterTest {
     assertTrue(e.getMessage().contains("'plan9-mips'") && e.getMessage().contains("/plan9-mips/libvecruntime.so"),
         e.getMessage());
   }
+
+  /** endRowGroup ends the open row group at once and frees its pages; with no rows, nothing. */
+  @Test
+  void endRowGroupCutsTheRowGroupAndFreesItsPages() throws IOException {
+    ParquetSchema schema = ParquetSchema.builder().int64Column("id", false).build();
+    Path file = dir.resolve("ended.parquet");
+    try (OutputStream out = Files.newOutputStream(file);
+        ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
+        VectorBuffers b = VectorBuffers.allocate(schema, 1000)) {
+      for (int round = 0; round < 3; round++) {
+        b.reset();
+        for (int i = 0; i < 1000; i++) {
+          b.column(0).setLong(i, round * 1000L + i);
+        }
+        b.setRowCount(1000);
+        w.write(b);
+        long held = w.nativeBytesHeld();
+        long written = w.bytesWritten();
+        w.endRowGroup();
+        w.endRowGroup(); // nothing buffered: no empty row group
+        assertTrue(w.nativeBytesHeld() < held, "pages freed: " + held + " -> " + w.nativeBytesHeld());
+        assertTrue(w.bytesWritten() > written, "pages reached the stream");
+      }
+      FooterSummary s = w.finish();
+      assertEquals(3, s.rowGroups().size());
+      s.rowGroups().forEach(g -> assertEquals(1000, g.numRows()));
+    }
+    Object[][] read = TestData.read(file);
+    for (int r = 0; r < 3000; r++) {
+      assertEquals((long) r, read[0][r]);
+    }
+  }
 }
+

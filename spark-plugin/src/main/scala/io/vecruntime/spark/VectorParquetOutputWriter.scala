@@ -62,7 +62,7 @@ class VectorParquetOutputWriter(
   // Checked when the write was planned (VecRuntimeConf.validate).
   private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.DefaultBatchRows)
   private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.DefaultBatchBytes)
-  private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager())
+  private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager(), () => endRowGroup())
   private val initialBatchBytes =
     if (manyFiles) VectorParquetOutputWriter.ManyFilesBatchBytes else 1 << 20
   private val buffers: Option[TaskRowBuffers] =
@@ -188,6 +188,12 @@ class VectorParquetOutputWriter(
       batch.clear()
       accountMemory()
     }
+  }
+
+  /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */
+  private def endRowGroup(): Unit = if (writer != null && writer.isOpen) {
+    writer.endRowGroup()
+    accountMemory()
   }
 
   /** Row bytes waiting in this file's batch. */
@@ -318,19 +324,35 @@ object VectorParquetOutputWriter {
   val ManyFilesBatchBytes: Int = 8 << 10
 }
 
-/** Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). */
-private class NativeMemory(manager: Option[TaskMemoryManager]) {
+/**
+ * Native bytes of one writer, accounted in Spark's memory manager (off-heap pool when on). When
+ * the manager grants less than the writer holds, or asks for memory back (spill), `endRowGroup`
+ * ends the file's open row group early: its encoded pages go to the file and their memory is
+ * freed, as parquet-java's memory manager shrinks row groups under pressure.
+ */
+private class NativeMemory(manager: Option[TaskMemoryManager], endRowGroup: () => Unit) {
+  private var ending = false
   private val consumer: Option[MemoryConsumer] = manager.map { m =>
     new MemoryConsumer(m, m.pageSizeBytes(), NativeMemory.mode(m)) {
-      // Encoded pages cannot be spilled; the writer flushes row groups on its own.
-      override def spill(size: Long, trigger: MemoryConsumer): Long = 0L
+      override def spill(size: Long, trigger: MemoryConsumer): Long =
+        if ((trigger eq this) || ending) 0L else {
+          val before = held
+          end()
+          before - held
+        }
     }
   }
   private var held = 0L
 
+  private def end(): Unit = {
+    ending = true
+    try endRowGroup() finally ending = false
+  }
+
   def update(bytes: Long): Unit = consumer.foreach { c =>
     if (bytes > held) {
       held += c.acquireMemory(bytes - held)
+      if (held < bytes && !ending) end()
     } else if (bytes < held) {
       c.freeMemory(held - bytes)
       held = bytes

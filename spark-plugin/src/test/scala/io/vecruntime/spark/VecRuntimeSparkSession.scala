@@ -25,6 +25,9 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   val plans = mutable.Buffer[SparkPlan]()
   lazy val tmp: File = Files.createTempDirectory("vecruntime-suite").toFile
 
+  /** Settings of this suite's session beyond the common ones. */
+  def extraConf: Map[String, String] = Map.empty
+
   override def beforeAll(): Unit = {
     super.beforeAll()
     spark = SparkSession.builder()
@@ -35,6 +38,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
       .config("spark.sql.shuffle.partitions", "2")
       .config("spark.sql.warehouse.dir", new File(tmp, "warehouse").getAbsolutePath)
       .config("spark.sql.session.timeZone", "UTC")
+      .config(extraConf)
       .getOrCreate()
     spark.listenerManager.register(new QueryExecutionListener {
       override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit =
