@@ -59,25 +59,28 @@ object SuiteRunner {
     Entry(Parquet + "ParquetCommitterSuite"),
     Entry(Sources + "InsertSuite"),
     Entry("org.apache.spark.sql.test.DataFrameReaderWriterSuite"),
-    // Readers of what the writer wrote: statistics and page indexes (filter push-down, row
-    // indexes), codecs, type widening, schema pruning.
-    Entry(Parquet + "ParquetV1FilterSuite"),
-    Entry(Parquet + "ParquetV2FilterSuite"),
+    // Readers of what the writer wrote: page indexes, row indexes, codecs, type widening.
+    // (ParquetV1FilterSuite and ParquetV2FilterSuite run by name: 30 minutes each here.)
     Entry(Parquet + "ParquetColumnIndexSuite"),
     Entry(Parquet + "ParquetRowIndexSuite"),
     Entry(Datasources + "ParquetCodecSuite"),
     Entry(Parquet + "ParquetTypeWideningSuite"),
-    Entry(Parquet + "ParquetV1SchemaPruningSuite"),
     // Hive suites last: they share one TestHive context, which stays up to the end of the JVM.
     Entry(Sources + "BucketedWriteWithHiveSupportSuite"),
     Entry(Sources + "ParquetHadoopFsRelationSuite"),
     Entry("org.apache.spark.sql.hive.HiveParquetSuite"))
 
+  /** Run by name only (too slow for the full set on 2 cores). */
+  val ByName: Seq[Entry] = Seq(
+    Entry(Parquet + "ParquetV1FilterSuite"),
+    Entry(Parquet + "ParquetV2FilterSuite"),
+    Entry(Parquet + "ParquetV1SchemaPruningSuite"))
+
   private def suites(set: String): Seq[Entry] = set match {
     case "ci" => Ci
     case "full" => Full
     case names =>
-      val all = Full.groupBy(_.name)
+      val all = (Full ++ ByName).groupBy(_.name)
       names.split(",").toSeq.flatMap(n => all.getOrElse(n.trim,
         throw new IllegalArgumentException(s"unknown suite $n; known: ${all.keys.mkString(", ")}")))
   }
