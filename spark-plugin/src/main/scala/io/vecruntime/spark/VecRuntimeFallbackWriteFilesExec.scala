@@ -4,18 +4,25 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.datasources.{WriteFilesExecBase, WriteFilesSpec}
+import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesExecBase, WriteFilesSpec}
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 
 /**
  * Spark's own write (the wrapped `WriteFilesExec`) kept because vecruntime cannot take it; the
- * node carries the reason so that EXPLAIN shows it, and logs it as a warning when it runs.
+ * node carries the reason so that EXPLAIN shows it, and logs it when it runs (a warning for a
+ * Parquet write).
  */
 case class VecRuntimeFallbackWriteFilesExec(child: SparkPlan, reason: String)
   extends WriteFilesExecBase with Logging {
 
-  // Logged as the write runs: once a write, not once a planning pass.
+  // Logged as the write runs: once a write, not once a planning pass. A warning for a Parquet
+  // write the plugin could not take; other formats are not its business.
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
-    logWarning(s"vecruntime: Spark's writer writes this: $reason")
+    val message = s"vecruntime: Spark's writer writes this: $reason"
+    child match {
+      case w: WriteFilesExec if !w.fileFormat.isInstanceOf[ParquetFileFormat] => logInfo(message)
+      case _ => logWarning(message)
+    }
     child.executeWrite(spec)
   }
 

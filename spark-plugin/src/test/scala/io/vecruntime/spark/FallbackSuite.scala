@@ -104,7 +104,7 @@ class FallbackSuite extends VecRuntimeSparkSession {
         messages.add(e.getMessage.getFormattedMessage)
     }
     appender.start()
-    val logger = org.apache.logging.log4j.LogManager.getLogger(classOf[VectorWriteRule])
+    val logger = org.apache.logging.log4j.LogManager.getLogger(classOf[VecRuntimeFallbackWriteFilesExec])
       .asInstanceOf[org.apache.logging.log4j.core.Logger]
     logger.addAppender(appender)
     val level = logger.getLevel

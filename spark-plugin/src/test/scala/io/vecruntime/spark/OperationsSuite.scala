@@ -10,9 +10,9 @@ import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import org.apache.logging.log4j.{Level, LogManager}
-import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
+import org.apache.logging.log4j.core.LogEvent
 import org.apache.logging.log4j.core.appender.AbstractAppender
-import org.apache.logging.log4j.core.config.{Configurator, Property}
+import org.apache.logging.log4j.core.config.Property
 import org.scalatest.concurrent.Eventually._
 import org.scalatest.time.{Millis, Seconds, Span}
 
@@ -21,7 +21,7 @@ import org.apache.spark.sql.execution.command.DataWritingCommandExec
 /** The native writer under what operators do to jobs (cancelling them) and what they see of it. */
 class OperationsSuite extends VecRuntimeSparkSession {
 
-  /** Runs `body` and returns what the plugin logged meanwhile (at INFO and above). */
+  /** Runs `body` and returns what the plugin's write nodes logged meanwhile (INFO and above). */
   def logged(body: => Unit): Seq[(Level, String)] = {
     val events = mutable.Buffer[(Level, String)]()
     val appender = new AbstractAppender("vecruntime-capture", null, null, true,
@@ -30,14 +30,12 @@ class OperationsSuite extends VecRuntimeSparkSession {
         events.synchronized(events += ((e.getLevel, e.getMessage.getFormattedMessage)))
     }
     appender.start()
-    val context = LogManager.getContext(false).asInstanceOf[LoggerContext]
-    Configurator.setLevel("io.vecruntime.spark", Level.INFO)
-    val config = context.getConfiguration.getLoggerConfig("io.vecruntime.spark")
-    config.addAppender(appender, Level.INFO, null)
-    context.updateLoggers()
+    val loggers = Seq(classOf[VecRuntimeFallbackWriteFilesExec], classOf[TaskWriteStats])
+      .map(c => LogManager.getLogger(c).asInstanceOf[org.apache.logging.log4j.core.Logger])
+    val levels = loggers.map(_.getLevel)
+    loggers.foreach { l => l.addAppender(appender); l.setLevel(Level.INFO) }
     try body finally {
-      config.removeAppender(appender.getName)
-      Configurator.setLevel("io.vecruntime.spark", Level.WARN)
+      loggers.zip(levels).foreach { case (l, level) => l.removeAppender(appender); l.setLevel(level) }
       appender.stop()
     }
     events.synchronized(events.toList)
