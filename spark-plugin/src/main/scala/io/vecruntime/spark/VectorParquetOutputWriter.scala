@@ -148,10 +148,10 @@ class VectorParquetOutputWriter(
   }
 
   /** Tells the task's memory manager what this writer holds natively now. */
-  private def accountMemory(): Unit = accounted(writer.nativeBytesHeld() +
+  private def accountMemory(): Unit = holding(writer.nativeBytesHeld() +
     batch.capacityInBytes() + (if (columns == null) 0L else columns.capacityInBytes()))
 
-  private def accounted(bytes: Long): Unit = {
+  private def holding(bytes: Long): Unit = {
     memory.update(bytes)
     stats.foreach(_.memory(bytes - accounted))
     accounted = bytes
@@ -254,7 +254,7 @@ class VectorParquetOutputWriter(
       } catch { case e: Exception => logWarning(s"closing $path", e) }
       stream = null
     }
-    accounted(0)
+    holding(0)
   }
 }
 
