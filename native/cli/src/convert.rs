@@ -192,7 +192,11 @@ fn buffers(field: &Field, a: &ArrayRef) -> OwnedColumn {
             OwnedData::Fixed(w, data)
         }
     };
-    OwnedColumn { validity, data }
+    OwnedColumn {
+        validity,
+        data,
+        levels: None,
+    }
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {

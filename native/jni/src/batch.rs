@@ -1,12 +1,13 @@
-//! A batch as the Java side sends it: a row count and, per column, three (address, length)
-//! pairs: validity, values, offsets. Each range is checked against the live allocations before a
+//! A batch as the Java side sends it: a row count and, per leaf column, five (address, length)
+//! pairs: validity, values, offsets, definition levels, repetition levels (the levels only for
+//! a nested column, as i16). Each range is checked against the live allocations before a
 //! slice is made; the writer then checks the slices against the row count and the schema.
 
 use crate::errors::{argument, JniResult};
 use crate::memory::Pin;
 use vecruntime_parquet::{Batch, ColumnData, ColumnView, PhysicalType, Schema};
 
-pub const LONGS_PER_COLUMN: usize = 6;
+pub const LONGS_PER_COLUMN: usize = 10;
 
 pub fn decode<'p>(
     pin: &'p Pin,
@@ -18,20 +19,17 @@ pub fn decode<'p>(
         .ok()
         .filter(|&n| n <= i32::MAX as usize)
         .ok_or_else(|| argument(format!("row count {num_rows} is out of range")))?;
-    if spec.len() != schema.fields.len() * LONGS_PER_COLUMN {
+    let leaves = schema.columns();
+    if spec.len() != leaves.len() * LONGS_PER_COLUMN {
         return Err(argument(format!(
             "batch describes {} buffers for a schema of {} columns (expected {} longs each)",
             spec.len(),
-            schema.fields.len(),
+            leaves.len(),
             LONGS_PER_COLUMN
         )));
     }
-    let mut columns = Vec::with_capacity(schema.fields.len());
-    for (field, s) in schema
-        .fields
-        .iter()
-        .zip(spec.chunks_exact(LONGS_PER_COLUMN))
-    {
+    let mut columns = Vec::with_capacity(leaves.len());
+    for (field, s) in leaves.iter().zip(spec.chunks_exact(LONGS_PER_COLUMN)) {
         let name = field.name.as_str();
         let validity = if s[0] == 0 && s[1] == 0 {
             None
@@ -62,7 +60,14 @@ pub fn decode<'p>(
                 data: pin.bytes(s[2], s[3], &|| values("values"))?,
             },
         };
-        columns.push(ColumnView { validity, data });
+        let mut view = ColumnView::new(data).with_validity(validity);
+        if !(s[6] == 0 && s[7] == 0 && s[8] == 0 && s[9] == 0) {
+            view = view.with_levels(
+                pin.values(s[6], s[7], &|| values("definition levels"))?,
+                pin.values(s[8], s[9], &|| values("repetition levels"))?,
+            );
+        }
+        columns.push(view);
     }
     Ok(Batch { num_rows, columns })
 }

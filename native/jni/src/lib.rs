@@ -13,11 +13,13 @@ pub mod summary_codec;
 
 use errors::{argument, entry, JniError, JniResult};
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
-use jni::sys::{jbyteArray, jint, jlong, jobject, jstring};
+use jni::sys::{jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
 use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
-use vecruntime_parquet::{Batch, FileWriter, WriterOptions, CREATED_BY};
+use vecruntime_parquet::{
+    Batch, Field, FileWriter, PhysicalType, Schema, WriterOptions, CREATED_BY,
+};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
     if arr.is_null() {
@@ -117,6 +119,53 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_createdBy<'l>(
     })
 }
 
+/// The schema spec's codes (`schema_spec::CODES`) as `NAME=value` lines, for the test that ties
+/// the Java constants to them.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_schemaCodes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jstring {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        let lines: Vec<String> = schema_spec::CODES
+            .iter()
+            .map(|(name, code)| format!("{name}={code}"))
+            .collect();
+        Ok(env.new_string(lines.join("\n"))?.into_raw())
+    })
+}
+
+/// The physical type code (`schema_spec`) and FIXED_LEN_BYTE_ARRAY width that hold a decimal
+/// of `precision` digits: decided once, in `Field::decimal`.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_decimalLayout<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    precision: jint,
+) -> jintArray {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        let p = u32::try_from(precision)
+            .ok()
+            .filter(|p| (1..=38).contains(p))
+            .ok_or_else(|| argument(format!("decimal precision {precision} is not valid")))?;
+        let (code, width) = match Field::decimal("d", p, 0, true).physical {
+            PhysicalType::Int32 => (schema_spec::PHYSICAL_INT32, 0),
+            PhysicalType::Int64 => (schema_spec::PHYSICAL_INT64, 0),
+            PhysicalType::FixedLenByteArray(w) => {
+                (schema_spec::PHYSICAL_FIXED_LEN_BYTE_ARRAY, w as i32)
+            }
+            other => {
+                return Err(JniError::Runtime(format!(
+                    "decimal({p}) laid out as {other:?}"
+                )))
+            }
+        };
+        let out = env.new_int_array(2)?;
+        env.set_int_array_region(&out, 0, &[code, width])?;
+        Ok(out.into_raw())
+    })
+}
+
 /// Opens a writer; returns its handle.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
@@ -179,26 +228,65 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_write<'l>(
     })
 }
 
-/// Declares the Spark types of the columns for `writeRows`: `[code, precision]` per column
-/// (codes in `vecruntime_kernels::unsafe_row::SparkType::from_code`).
+/// The row type each leaf of a schema is read as (`SparkType::of_column`). A leaf no row type
+/// reads is an error naming it.
+fn leaf_row_types(schema: &Schema) -> JniResult<Vec<SparkType>> {
+    schema
+        .columns()
+        .iter()
+        .map(|c| {
+            SparkType::of_column(c).ok_or_else(|| {
+                argument(format!(
+                    "column '{}': rows are not read into a {} {:?} column",
+                    c.name,
+                    c.physical.name(),
+                    c.logical
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The row types of a schema's columns (see `leaf_row_types`), asked for by the JVM instead of
+/// working them out from Spark's types again: `[code, precision]` per column.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    root: JString<'l>,
+    names: JObjectArray<'l>,
+    spec: JIntArray<'l>,
+) -> jintArray {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        if root.is_null() {
+            return Err(argument("schema root name is null"));
+        }
+        let root: String = env.get_string(&root)?.into();
+        let names = strings(env, &names, "column names")?;
+        let spec = ints(env, &spec)?;
+        let schema = schema_spec::decode(root, names, &spec)?;
+        let codes: Vec<i32> = leaf_row_types(&schema)?
+            .into_iter()
+            .flat_map(SparkType::code)
+            .collect();
+        let out = env.new_int_array(codes.len() as i32)?;
+        env.set_int_array_region(&out, 0, &codes)?;
+        Ok(out.into_raw())
+    })
+}
+
+/// Prepares the writer for `writeRows`: each column is read as its Parquet type says.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    codes: JIntArray<'l>,
 ) {
-    entry(&mut env, (), |env| {
-        let codes = ints(env, &codes)?;
+    entry(&mut env, (), |_| {
         session::with(handle, |s| {
-            let names: Vec<String> = s
-                .writer
-                .schema()
-                .fields
-                .iter()
-                .map(|f| f.name.clone())
-                .collect();
-            let types = row_types(&codes, &names)?;
+            let schema = s.writer.schema();
+            let types = leaf_row_types(schema)?;
+            let names = schema.columns().iter().map(|c| c.name.clone()).collect();
             s.rows = Some(RowTransposer::new(names, types));
             Ok(())
         })

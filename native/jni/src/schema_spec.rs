@@ -1,78 +1,276 @@
-//! The schema as the Java side sends it: column names and, per column, eight ints.
+//! The schema as the Java side sends it (`ParquetSchema.spec`): the tree in depth-first order,
+//! names in one array and, per node, [`INTS_PER_NODE`] ints after a two-int header:
 //!
-//! `[physical, width, logical, a, b, nullable, has_field_id, field_id]` where `physical` is the
-//! parquet.thrift `Type` id, `width` the FIXED_LEN_BYTE_ARRAY width, and `logical` one of
-//! 0 none, 1 STRING, 2 INT(bit width a), 3 DATE, 4 DECIMAL(precision a, scale b),
-//! 5 TIMESTAMP(unit a: 0 millis, 1 micros; adjusted to UTC b != 0).
+//! `[VERSION, node count]`, then per node
+//! `[kind, repetition, children, physical, type length, logical, a, b, has field id, field id]`
+//!
+//! * kind: [`KIND_LEAF`] or [`KIND_GROUP`]; `children` counts a group's direct children.
+//! * repetition: parquet.thrift `FieldRepetitionType` ids.
+//! * physical (leaves): parquet.thrift `Type` ids; `type length` is the FIXED_LEN_BYTE_ARRAY width.
+//! * logical: for leaves [`LOGICAL_NONE`], STRING, INT (bit width `a`), DATE, DECIMAL
+//!   (precision `a`, scale `b`), TIMESTAMP (unit `a`: millis or micros, adjusted to UTC
+//!   `b != 0`); for groups none, LIST, MAP, MAP_KEY_VALUE.
+//!
+//! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
 use crate::errors::{argument, JniResult};
-use vecruntime_parquet::{Field, LogicalType, PhysicalType, Schema, TimeUnit};
+use vecruntime_kernels::unsafe_row::SparkType;
+use vecruntime_parquet::{
+    Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema, TimeUnit,
+};
 
-pub const INTS_PER_FIELD: usize = 8;
+/// Bumped whenever the layout below changes; the Java side sends the version it was built for.
+pub const VERSION: i32 = 1;
+pub const INTS_PER_NODE: usize = 10;
+
+pub const KIND_LEAF: i32 = 1;
+pub const KIND_GROUP: i32 = 2;
+
+pub const REPETITION_REQUIRED: i32 = 0;
+pub const REPETITION_OPTIONAL: i32 = 1;
+pub const REPETITION_REPEATED: i32 = 2;
+
+pub const PHYSICAL_BOOLEAN: i32 = 0;
+pub const PHYSICAL_INT32: i32 = 1;
+pub const PHYSICAL_INT64: i32 = 2;
+pub const PHYSICAL_INT96: i32 = 3;
+pub const PHYSICAL_FLOAT: i32 = 4;
+pub const PHYSICAL_DOUBLE: i32 = 5;
+pub const PHYSICAL_BYTE_ARRAY: i32 = 6;
+pub const PHYSICAL_FIXED_LEN_BYTE_ARRAY: i32 = 7;
+
+pub const LOGICAL_NONE: i32 = 0;
+pub const LOGICAL_STRING: i32 = 1;
+pub const LOGICAL_INT: i32 = 2;
+pub const LOGICAL_DATE: i32 = 3;
+pub const LOGICAL_DECIMAL: i32 = 4;
+pub const LOGICAL_TIMESTAMP: i32 = 5;
+pub const LOGICAL_LIST: i32 = 10;
+pub const LOGICAL_MAP: i32 = 11;
+pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
+
+pub const UNIT_MILLIS: i32 = 0;
+pub const UNIT_MICROS: i32 = 1;
+
+/// Every code by name, for the test that ties the Java constants to these.
+pub const CODES: &[(&str, i32)] = &[
+    ("VERSION", VERSION),
+    ("INTS_PER_NODE", INTS_PER_NODE as i32),
+    ("KIND_LEAF", KIND_LEAF),
+    ("KIND_GROUP", KIND_GROUP),
+    ("REPETITION_REQUIRED", REPETITION_REQUIRED),
+    ("REPETITION_OPTIONAL", REPETITION_OPTIONAL),
+    ("REPETITION_REPEATED", REPETITION_REPEATED),
+    ("PHYSICAL_BOOLEAN", PHYSICAL_BOOLEAN),
+    ("PHYSICAL_INT32", PHYSICAL_INT32),
+    ("PHYSICAL_INT64", PHYSICAL_INT64),
+    ("PHYSICAL_INT96", PHYSICAL_INT96),
+    ("PHYSICAL_FLOAT", PHYSICAL_FLOAT),
+    ("PHYSICAL_DOUBLE", PHYSICAL_DOUBLE),
+    ("PHYSICAL_BYTE_ARRAY", PHYSICAL_BYTE_ARRAY),
+    (
+        "PHYSICAL_FIXED_LEN_BYTE_ARRAY",
+        PHYSICAL_FIXED_LEN_BYTE_ARRAY,
+    ),
+    ("LOGICAL_NONE", LOGICAL_NONE),
+    ("LOGICAL_STRING", LOGICAL_STRING),
+    ("LOGICAL_INT", LOGICAL_INT),
+    ("LOGICAL_DATE", LOGICAL_DATE),
+    ("LOGICAL_DECIMAL", LOGICAL_DECIMAL),
+    ("LOGICAL_TIMESTAMP", LOGICAL_TIMESTAMP),
+    ("LOGICAL_LIST", LOGICAL_LIST),
+    ("LOGICAL_MAP", LOGICAL_MAP),
+    ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
+    ("UNIT_MILLIS", UNIT_MILLIS),
+    ("UNIT_MICROS", UNIT_MICROS),
+    // How rows are read into each column (`RowType` on the Java side).
+    ("ROW_BOOLEAN", SparkType::Boolean.code()[0]),
+    ("ROW_BYTE", SparkType::Byte.code()[0]),
+    ("ROW_SHORT", SparkType::Short.code()[0]),
+    ("ROW_INT", SparkType::Int.code()[0]),
+    ("ROW_LONG", SparkType::Long.code()[0]),
+    ("ROW_FLOAT", SparkType::Float.code()[0]),
+    ("ROW_DOUBLE", SparkType::Double.code()[0]),
+    ("ROW_DATE", SparkType::Date.code()[0]),
+    ("ROW_TIMESTAMP_INT96", SparkType::TimestampInt96.code()[0]),
+    ("ROW_TIMESTAMP_MICROS", SparkType::TimestampMicros.code()[0]),
+    ("ROW_TIMESTAMP_MILLIS", SparkType::TimestampMillis.code()[0]),
+    ("ROW_TIMESTAMP_NTZ", SparkType::TimestampNtz.code()[0]),
+    ("ROW_DECIMAL", SparkType::Decimal { precision: 1 }.code()[0]),
+    ("ROW_STRING", SparkType::String.code()[0]),
+    ("ROW_BINARY", SparkType::Binary.code()[0]),
+];
 
 pub fn decode(root: String, names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {
-    if spec.len() != names.len() * INTS_PER_FIELD {
+    let (version, count) = match spec {
+        [v, c, ..] => (*v, *c),
+        _ => return Err(argument("schema spec lacks its header")),
+    };
+    if version != VERSION {
         return Err(argument(format!(
-            "schema spec has {} ints for {} columns (expected {} each)",
-            spec.len(),
-            names.len(),
-            INTS_PER_FIELD
+            "schema spec version {version}, this library reads version {VERSION}: the jar and the native library differ"
         )));
     }
-    let fields = names
-        .into_iter()
-        .zip(spec.chunks_exact(INTS_PER_FIELD))
-        .map(|(name, s)| field(name, s))
-        .collect::<JniResult<Vec<_>>>()?;
-    Ok(Schema::with_root_name(root, fields)?)
+    let body = &spec[2..];
+    if count < 0 || count as usize != names.len() || body.len() != names.len() * INTS_PER_NODE {
+        return Err(argument(format!(
+            "schema spec declares {count} nodes and holds {} ints for {} names (expected {INTS_PER_NODE} each)",
+            body.len(),
+            names.len()
+        )));
+    }
+    let mut nodes = names.into_iter().zip(body.chunks_exact(INTS_PER_NODE));
+    let mut fields = Vec::new();
+    while nodes.len() > 0 {
+        fields.push(node(&mut nodes, "")?);
+    }
+    Ok(Schema::from_nodes(root, fields)?)
 }
 
-fn field(name: String, s: &[i32]) -> JniResult<Field> {
-    let bad = |what: String| argument(format!("column '{name}': {what}"));
-    let physical = match s[0] {
-        0 => PhysicalType::Boolean,
-        1 => PhysicalType::Int32,
-        2 => PhysicalType::Int64,
-        3 => PhysicalType::Int96,
-        4 => PhysicalType::Float,
-        5 => PhysicalType::Double,
-        6 => PhysicalType::ByteArray,
-        7 if s[1] > 0 => PhysicalType::FixedLenByteArray(s[1] as usize),
-        7 => {
+fn node<'a>(
+    nodes: &mut impl Iterator<Item = (String, &'a [i32])>,
+    parent: &str,
+) -> JniResult<Node> {
+    let Some((name, s)) = nodes.next() else {
+        return Err(argument(format!(
+            "schema spec ends inside group '{parent}'"
+        )));
+    };
+    let path = if parent.is_empty() {
+        name.clone()
+    } else {
+        format!("{parent}.{name}")
+    };
+    let bad = |what: String| argument(format!("column '{path}': {what}"));
+    let repetition = match s[1] {
+        REPETITION_REQUIRED => Repetition::Required,
+        REPETITION_OPTIONAL => Repetition::Optional,
+        REPETITION_REPEATED => Repetition::Repeated,
+        r => return Err(bad(format!("unknown repetition code {r}"))),
+    };
+    let field_id = (s[8] != 0).then_some(s[9]);
+    match s[0] {
+        KIND_GROUP => {
+            let annotation = match s[5] {
+                LOGICAL_NONE => None,
+                LOGICAL_LIST => Some(GroupType::List),
+                LOGICAL_MAP => Some(GroupType::Map),
+                LOGICAL_MAP_KEY_VALUE => Some(GroupType::MapKeyValue),
+                l => return Err(bad(format!("unknown group annotation code {l}"))),
+            };
+            let n = usize::try_from(s[2])
+                .map_err(|_| bad(format!("{} children is not valid", s[2])))?;
+            let children = (0..n)
+                .map(|_| node(nodes, &path))
+                .collect::<JniResult<Vec<_>>>()?;
+            let mut g = Group::new(name, repetition, children);
+            g.annotation = annotation;
+            g.field_id = field_id;
+            Ok(Node::Group(g))
+        }
+        KIND_LEAF => {
+            let mut f = leaf(name, s, &bad)?;
+            f.repetition = repetition;
+            f.field_id = field_id;
+            Ok(Node::Leaf(f))
+        }
+        k => Err(bad(format!("unknown node kind {k}"))),
+    }
+}
+
+fn leaf(
+    name: String,
+    s: &[i32],
+    bad: &dyn Fn(String) -> crate::errors::JniError,
+) -> JniResult<Field> {
+    let physical = match s[3] {
+        PHYSICAL_BOOLEAN => PhysicalType::Boolean,
+        PHYSICAL_INT32 => PhysicalType::Int32,
+        PHYSICAL_INT64 => PhysicalType::Int64,
+        PHYSICAL_INT96 => PhysicalType::Int96,
+        PHYSICAL_FLOAT => PhysicalType::Float,
+        PHYSICAL_DOUBLE => PhysicalType::Double,
+        PHYSICAL_BYTE_ARRAY => PhysicalType::ByteArray,
+        PHYSICAL_FIXED_LEN_BYTE_ARRAY if s[4] > 0 => PhysicalType::FixedLenByteArray(s[4] as usize),
+        PHYSICAL_FIXED_LEN_BYTE_ARRAY => {
             return Err(bad(format!(
                 "FIXED_LEN_BYTE_ARRAY width {} is not valid",
-                s[1]
+                s[4]
             )))
         }
-        t => return Err(bad(format!("unknown physical type id {t}"))),
+        t => return Err(bad(format!("unknown physical type code {t}"))),
     };
     let non_negative =
         |v: i32, what: &str| u32::try_from(v).map_err(|_| bad(format!("{what} {v} is negative")));
-    let logical = match s[2] {
-        0 => None,
-        1 => Some(LogicalType::String),
-        2 => Some(LogicalType::Int {
-            bit_width: u8::try_from(s[3]).map_err(|_| bad(format!("INT bit width {}", s[3])))?,
+    let logical = match s[5] {
+        LOGICAL_NONE => None,
+        LOGICAL_STRING => Some(LogicalType::String),
+        LOGICAL_INT => Some(LogicalType::Int {
+            bit_width: u8::try_from(s[6]).map_err(|_| bad(format!("INT bit width {}", s[6])))?,
         }),
-        3 => Some(LogicalType::Date),
-        4 => Some(LogicalType::Decimal {
-            precision: non_negative(s[3], "decimal precision")?,
-            scale: non_negative(s[4], "decimal scale")?,
+        LOGICAL_DATE => Some(LogicalType::Date),
+        LOGICAL_DECIMAL => Some(LogicalType::Decimal {
+            precision: non_negative(s[6], "decimal precision")?,
+            scale: non_negative(s[7], "decimal scale")?,
         }),
-        5 => Some(LogicalType::Timestamp {
-            unit: match s[3] {
-                0 => TimeUnit::Millis,
-                1 => TimeUnit::Micros,
+        LOGICAL_TIMESTAMP => Some(LogicalType::Timestamp {
+            unit: match s[6] {
+                UNIT_MILLIS => TimeUnit::Millis,
+                UNIT_MICROS => TimeUnit::Micros,
                 u => return Err(bad(format!("unknown timestamp unit {u}"))),
             },
-            adjusted_to_utc: s[4] != 0,
+            adjusted_to_utc: s[7] != 0,
         }),
-        l => return Err(bad(format!("unknown logical type id {l}"))),
+        l => return Err(bad(format!("unknown logical type code {l}"))),
     };
-    let mut f = Field::new(name.clone(), physical, s[5] != 0);
+    let mut f = Field::new(name, physical, true);
     f.logical = logical;
-    if s[6] != 0 {
-        f = f.with_field_id(s[7]);
-    }
     Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(kind: i32, rep: i32, children: i32, physical: i32, logical: i32) -> [i32; 10] {
+        [kind, rep, children, physical, 0, logical, 0, 0, 0, 0]
+    }
+
+    #[test]
+    fn decodes_a_list_of_structs_with_its_levels() {
+        let mut spec = vec![VERSION, 5];
+        spec.extend(node(KIND_GROUP, REPETITION_OPTIONAL, 1, 0, LOGICAL_LIST));
+        spec.extend(node(KIND_GROUP, REPETITION_REPEATED, 1, 0, LOGICAL_NONE));
+        spec.extend(node(KIND_GROUP, REPETITION_OPTIONAL, 1, 0, LOGICAL_NONE));
+        spec.extend(node(KIND_LEAF, REPETITION_REQUIRED, 0, PHYSICAL_INT64, 0));
+        spec.extend(node(
+            KIND_LEAF,
+            REPETITION_OPTIONAL,
+            0,
+            PHYSICAL_BYTE_ARRAY,
+            1,
+        ));
+        let names = ["a", "list", "element", "x", "s"]
+            .map(String::from)
+            .to_vec();
+        let schema = decode("spark_schema".into(), names, &spec).unwrap();
+        let cols = schema.columns();
+        assert_eq!(cols.len(), 2);
+        assert_eq!(cols[0].name, "a.list.element.x");
+        assert_eq!((cols[0].max_def, cols[0].max_rep), (3, 1));
+        assert_eq!(cols[1].name, "s");
+        assert_eq!((cols[1].max_def, cols[1].max_rep), (1, 0));
+    }
+
+    #[test]
+    fn rejects_another_version_and_a_truncated_tree() {
+        let names = vec!["a".to_string()];
+        let mut spec = vec![VERSION + 1, 1];
+        spec.extend(node(KIND_GROUP, REPETITION_OPTIONAL, 1, 0, 0));
+        let e = decode("r".into(), names.clone(), &spec).unwrap_err();
+        assert!(format!("{e:?}").contains("version"), "{e:?}");
+        spec[0] = VERSION;
+        let e = decode("r".into(), names, &spec).unwrap_err();
+        assert!(format!("{e:?}").contains("ends inside group 'a'"), "{e:?}");
+    }
 }

@@ -1,5 +1,6 @@
 //! The footer summary as bytes for the Java side (`FooterSummary.decode`): little-endian,
-//! strings and byte strings as an i32 length (-1 for absent) and the bytes.
+//! strings and byte strings as an i32 length (-1 for absent) and the bytes; a column's path
+//! as an i32 count and its names.
 
 use vecruntime_parquet::FooterSummary;
 
@@ -24,7 +25,10 @@ pub fn encode(s: &FooterSummary) -> Vec<u8> {
         i64s(&mut out, rg.compressed_size);
         i32s(&mut out, rg.columns.len() as i32);
         for c in &rg.columns {
-            bytes(&mut out, Some(c.path.as_bytes()));
+            i32s(&mut out, c.path.len() as i32);
+            for name in &c.path {
+                bytes(&mut out, Some(name.as_bytes()));
+            }
             i32s(&mut out, c.encodings.len() as i32);
             for e in &c.encodings {
                 i32s(&mut out, e.thrift_id());

@@ -12,7 +12,9 @@
 
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
-use vecruntime_parquet::{Batch, ColumnData, ColumnView, Error};
+use vecruntime_parquet::{
+    Batch, ColumnData, ColumnDescriptor, ColumnView, Error, LogicalType, PhysicalType, TimeUnit,
+};
 
 /// Spark's flat types as they are written (the output timestamp type already chosen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +43,74 @@ pub enum SparkType {
 }
 
 impl SparkType {
-    /// Decodes the JVM's type code: `[code, precision]` pairs (see `UnsafeRowLayout.java`).
+    /// How Spark's writer fills a flat column of this Parquet type: Spark's
+    /// `SparkToParquetSchemaConverter` decides the Parquet type, and the row decoding follows
+    /// from it (no Spark type is written as two different leaves). `None` for a leaf no Spark
+    /// type is written as by this kernel (a nested leaf, a legacy-layout decimal).
+    pub fn of_column(c: &ColumnDescriptor) -> Option<SparkType> {
+        if !c.is_flat() || c.path.len() != 1 {
+            return None;
+        }
+        use PhysicalType as P;
+        Some(match (c.physical, c.logical) {
+            (P::Boolean, None) => SparkType::Boolean,
+            (P::Int32, Some(LogicalType::Int { bit_width: 8 })) => SparkType::Byte,
+            (P::Int32, Some(LogicalType::Int { bit_width: 16 })) => SparkType::Short,
+            (P::Int32, None) => SparkType::Int,
+            (P::Int32, Some(LogicalType::Date)) => SparkType::Date,
+            (P::Int64, None) => SparkType::Long,
+            (P::Float, None) => SparkType::Float,
+            (P::Double, None) => SparkType::Double,
+            (P::Int96, None) => SparkType::TimestampInt96,
+            (
+                P::Int64,
+                Some(LogicalType::Timestamp {
+                    unit,
+                    adjusted_to_utc,
+                }),
+            ) => match (unit, adjusted_to_utc) {
+                (TimeUnit::Micros, true) => SparkType::TimestampMicros,
+                (TimeUnit::Millis, true) => SparkType::TimestampMillis,
+                (TimeUnit::Micros, false) => SparkType::TimestampNtz,
+                (TimeUnit::Millis, false) => return None,
+            },
+            (physical, Some(LogicalType::Decimal { precision, .. })) => {
+                // Only the standard layout: the physical type the kernel writes for it.
+                let standard = vecruntime_parquet::Field::decimal("", precision, 0, true).physical;
+                if physical != standard || precision > 38 {
+                    return None;
+                }
+                SparkType::Decimal { precision }
+            }
+            (P::ByteArray, Some(LogicalType::String)) => SparkType::String,
+            (P::ByteArray, None) => SparkType::Binary,
+            _ => return None,
+        })
+    }
+
+    /// The JVM's type code of this type: `[code, precision]` (`RowType`'s codes).
+    pub const fn code(self) -> [i32; 2] {
+        let code = match self {
+            SparkType::Boolean => 0,
+            SparkType::Byte => 1,
+            SparkType::Short => 2,
+            SparkType::Int => 3,
+            SparkType::Long => 4,
+            SparkType::Float => 5,
+            SparkType::Double => 6,
+            SparkType::Date => 7,
+            SparkType::TimestampInt96 => 8,
+            SparkType::TimestampMicros => 9,
+            SparkType::TimestampMillis => 10,
+            SparkType::TimestampNtz => 11,
+            SparkType::Decimal { precision } => return [12, precision as i32],
+            SparkType::String => 13,
+            SparkType::Binary => 14,
+        };
+        [code, 0]
+    }
+
+    /// Decodes the JVM's type code: `[code, precision]` pairs (see `RowType.java`).
     pub fn from_code(code: i32, precision: i32) -> Option<SparkType> {
         Some(match code {
             0 => SparkType::Boolean,
@@ -357,10 +426,7 @@ impl RowTransposer {
                         data: &c.values,
                     },
                 };
-                ColumnView {
-                    validity: c.has_null.then_some(c.validity.as_slice()),
-                    data,
-                }
+                ColumnView::new(data).with_validity(c.has_null.then_some(c.validity.as_slice()))
             })
             .collect();
         Ok(Batch {
@@ -474,6 +540,109 @@ mod tests {
             offsets.push(data.len() as i32);
         }
         (data, offsets)
+    }
+
+    /// Spark's leaves as its converter writes them (the Parquet types of `ParquetSchemaSuite`),
+    /// each with the row type it is read as; codes go to the JVM and back unchanged.
+    #[test]
+    fn row_types_follow_from_sparks_leaves() {
+        use vecruntime_parquet::{Field, Schema};
+        let ts = |unit, utc| LogicalType::Timestamp {
+            unit,
+            adjusted_to_utc: utc,
+        };
+        let cases = [
+            (
+                Field::new("a", PhysicalType::Boolean, true),
+                Some(SparkType::Boolean),
+            ),
+            (
+                Field::new("a", PhysicalType::Int32, true)
+                    .with_logical(LogicalType::Int { bit_width: 8 }),
+                Some(SparkType::Byte),
+            ),
+            (
+                Field::new("a", PhysicalType::Int32, true)
+                    .with_logical(LogicalType::Int { bit_width: 16 }),
+                Some(SparkType::Short),
+            ),
+            (
+                Field::new("a", PhysicalType::Int32, true),
+                Some(SparkType::Int),
+            ),
+            (
+                Field::new("a", PhysicalType::Int32, true).with_logical(LogicalType::Date),
+                Some(SparkType::Date),
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, false),
+                Some(SparkType::Long),
+            ),
+            (
+                Field::new("a", PhysicalType::Float, true),
+                Some(SparkType::Float),
+            ),
+            (
+                Field::new("a", PhysicalType::Double, true),
+                Some(SparkType::Double),
+            ),
+            (
+                Field::new("a", PhysicalType::Int96, true),
+                Some(SparkType::TimestampInt96),
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, true).with_logical(ts(TimeUnit::Micros, true)),
+                Some(SparkType::TimestampMicros),
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, true).with_logical(ts(TimeUnit::Millis, true)),
+                Some(SparkType::TimestampMillis),
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, true)
+                    .with_logical(ts(TimeUnit::Micros, false)),
+                Some(SparkType::TimestampNtz),
+            ),
+            (
+                Field::decimal("a", 9, 2, true),
+                Some(SparkType::Decimal { precision: 9 }),
+            ),
+            (
+                Field::decimal("a", 18, 2, true),
+                Some(SparkType::Decimal { precision: 18 }),
+            ),
+            (
+                Field::decimal("a", 38, 2, true),
+                Some(SparkType::Decimal { precision: 38 }),
+            ),
+            (
+                // writeLegacyFormat's decimal(9): a FIXED_LEN_BYTE_ARRAY(4), not read by the kernel.
+                Field::new("a", PhysicalType::FixedLenByteArray(4), true).with_logical(
+                    LogicalType::Decimal {
+                        precision: 9,
+                        scale: 2,
+                    },
+                ),
+                None,
+            ),
+            (
+                Field::new("a", PhysicalType::ByteArray, true).with_logical(LogicalType::String),
+                Some(SparkType::String),
+            ),
+            (
+                Field::new("a", PhysicalType::ByteArray, true),
+                Some(SparkType::Binary),
+            ),
+        ];
+        for (field, want) in cases {
+            let schema = Schema::new(vec![field.clone()]).unwrap();
+            let got = SparkType::of_column(&schema.columns()[0]);
+            assert_eq!(got, want, "{field:?}");
+            if let Some(t) = got {
+                let [code, precision] = t.code();
+                assert_eq!(SparkType::from_code(code, precision), Some(t));
+            }
+        }
     }
 
     #[test]

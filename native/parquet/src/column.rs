@@ -18,10 +18,15 @@
 //!     `data[i * w..(i + 1) * w]`. Decimals are big-endian two's complement, as Parquet stores
 //!     them; INT96 is Parquet's little-endian nanos-of-day + Julian day.
 //!
+//! A column below a repeated or optional group (a leaf of a struct, list or map) carries its
+//! levels explicitly instead ([`NestedLevels`]): one definition and one repetition level per
+//! entry, `data` holding only the values of the entries defined at the leaf's maximum level,
+//! back to back, and no validity. Its rows (records) are the entries with repetition level 0.
+//!
 //! Buffers are only read during the call; the writer copies what it keeps.
 
 use crate::error::{Error, Result};
-use crate::schema::{Field, PhysicalType};
+use crate::schema::{ColumnDescriptor, PhysicalType};
 
 #[derive(Clone, Copy, Debug)]
 pub enum ColumnData<'a> {
@@ -48,10 +53,21 @@ impl ColumnData<'_> {
     }
 }
 
+/// The levels of a nested column, one entry per value slot (null or not).
+#[derive(Clone, Copy, Debug)]
+pub struct NestedLevels<'a> {
+    pub def: &'a [i16],
+    pub rep: &'a [i16],
+}
+
+/// One column of a batch. Its levels come in one of three forms: none (a required top-level
+/// column: no validity, no nested levels), a validity bitmap (a top-level optional column: the
+/// fast path), or explicit nested levels.
 #[derive(Clone, Copy, Debug)]
 pub struct ColumnView<'a> {
     pub validity: Option<&'a [u8]>,
     pub data: ColumnData<'a>,
+    pub nested: Option<NestedLevels<'a>>,
 }
 
 impl<'a> ColumnView<'a> {
@@ -59,11 +75,19 @@ impl<'a> ColumnView<'a> {
         ColumnView {
             validity: None,
             data,
+            nested: None,
         }
     }
 
     pub fn with_validity(mut self, validity: Option<&'a [u8]>) -> Self {
         self.validity = validity;
+        self
+    }
+
+    /// A nested column: `data` holds the values of the entries whose definition level is the
+    /// column's maximum.
+    pub fn with_levels(mut self, def: &'a [i16], rep: &'a [i16]) -> Self {
+        self.nested = Some(NestedLevels { def, rep });
         self
     }
 }
@@ -87,6 +111,8 @@ pub enum OwnedData {
 pub struct OwnedColumn {
     pub validity: Option<Vec<u8>>,
     pub data: OwnedData,
+    /// Definition and repetition levels of a nested column.
+    pub levels: Option<(Vec<i16>, Vec<i16>)>,
 }
 
 impl OwnedColumn {
@@ -106,6 +132,10 @@ impl OwnedColumn {
         ColumnView {
             validity: self.validity.as_deref(),
             data,
+            nested: self
+                .levels
+                .as_ref()
+                .map(|(def, rep)| NestedLevels { def, rep }),
         }
     }
 
@@ -196,9 +226,104 @@ fn bitmap_len(n: usize) -> usize {
     n.div_ceil(8)
 }
 
-/// Checks one column of a batch against its field. Everything the chunk writers index is
-/// checked here, so they may index without further checks.
-pub(crate) fn validate(field: &Field, col: &ColumnView, n: usize) -> Result<()> {
+/// Where each row (record) of a nested column starts: its first level entry and its first
+/// value, for rows `0..=num_rows` (the last pair is the end).
+pub(crate) struct RecordStarts {
+    pub levels: Vec<usize>,
+    pub values: Vec<usize>,
+}
+
+/// Checks the levels of a nested column; returns where its records start.
+fn validate_levels(
+    column: &ColumnDescriptor,
+    levels: &NestedLevels,
+    n: usize,
+) -> Result<RecordStarts> {
+    let name = column.name.as_str();
+    let NestedLevels { def, rep } = *levels;
+    if def.len() != rep.len() {
+        return Err(Error::input(
+            name,
+            format!(
+                "{} definition levels but {} repetition levels",
+                def.len(),
+                rep.len()
+            ),
+        ));
+    }
+    let mut starts = RecordStarts {
+        levels: Vec::with_capacity(n + 1),
+        values: Vec::with_capacity(n + 1),
+    };
+    let mut values = 0;
+    for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
+        if !(0..=column.max_def).contains(&d) || !(0..=column.max_rep).contains(&r) {
+            return Err(Error::input(
+                name,
+                format!(
+                    "levels (definition {d}, repetition {r}) at entry {i} are outside 0..={} and 0..={}",
+                    column.max_def, column.max_rep
+                ),
+            ));
+        }
+        if r == 0 {
+            starts.levels.push(i);
+            starts.values.push(values);
+        } else if i == 0 {
+            return Err(Error::input(
+                name,
+                format!("the first entry has repetition level {r}, not 0"),
+            ));
+        }
+        values += (d == column.max_def) as usize;
+    }
+    if starts.levels.len() != n {
+        return Err(Error::input(
+            name,
+            format!(
+                "levels hold {} records (entries with repetition level 0) but the batch has {n} rows",
+                starts.levels.len()
+            ),
+        ));
+    }
+    starts.levels.push(def.len());
+    starts.values.push(values);
+    Ok(starts)
+}
+
+/// Checks one column of a batch against its descriptor. Everything the chunk writers index is
+/// checked here, so they may index without further checks. A nested column's record starts
+/// come back with it.
+pub(crate) fn validate(
+    column: &ColumnDescriptor,
+    col: &ColumnView,
+    rows: usize,
+) -> Result<Option<RecordStarts>> {
+    let name = column.name.as_str();
+    let starts = match &col.nested {
+        // An empty batch of a nested column needs no levels (the Java side sends none).
+        None if !column.is_flat() && rows > 0 => {
+            return Err(Error::input(
+                name,
+                "a nested column given without its definition and repetition levels",
+            ))
+        }
+        None => None,
+        Some(_) if col.validity.is_some() => {
+            return Err(Error::input(
+                name,
+                "a nested column given a validity bitmap: its definition levels say which values are null",
+            ))
+        }
+        Some(levels) => Some(validate_levels(column, levels, rows)?),
+    };
+    // Values: one slot per row for flat columns, one per defined entry for nested ones.
+    let n = starts.as_ref().map_or(rows, |s| s.values[rows]);
+    validate_values(column, col, n)?;
+    Ok(starts)
+}
+
+fn validate_values(field: &ColumnDescriptor, col: &ColumnView, n: usize) -> Result<()> {
     let name = field.name.as_str();
     let short = |what: &str, have: usize, need: usize| {
         Err(Error::input(
@@ -210,7 +335,7 @@ pub(crate) fn validate(field: &Field, col: &ColumnView, n: usize) -> Result<()> 
         if v.len() < bitmap_len(n) {
             return short("validity bitmap (bytes)", v.len(), bitmap_len(n));
         }
-        if !field.nullable && count_set_bits(v, 0, n) != n {
+        if field.max_def == 0 && count_set_bits(v, 0, n) != n {
             return Err(Error::input(
                 name,
                 "a null in a required (non-nullable) column",

@@ -2,7 +2,7 @@
 
 use crate::encoding::Encoding;
 use crate::page_index::{ColumnIndex, PageLocation};
-use crate::schema::{LogicalType, Schema, TimeUnit};
+use crate::schema::{Field, Group, GroupType, LogicalType, Node, PhysicalType, Schema, TimeUnit};
 use crate::thrift::{CompactWriter, T_BINARY, T_BOOL_TRUE, T_I32, T_I64, T_STRUCT};
 
 pub const PAGE_DATA_V2: i32 = 3;
@@ -83,7 +83,7 @@ pub struct Statistics {
 pub struct ColumnChunkMeta {
     pub physical_type: i32,
     pub encodings: Vec<Encoding>,
-    pub path: String,
+    pub path: Vec<String>,
     pub codec: i32,
     pub num_values: i64,
     pub total_uncompressed_size: i64,
@@ -136,8 +136,10 @@ fn write_column_chunk(w: &mut CompactWriter, c: &ColumnChunkMeta) {
     for e in &c.encodings {
         w.i32_elem(e.thrift_id());
     }
-    w.list_field_begin(3, T_BINARY, 1);
-    w.binary(c.path.as_bytes());
+    w.list_field_begin(3, T_BINARY, c.path.len());
+    for name in &c.path {
+        w.binary(name.as_bytes());
+    }
     w.i32_field(4, c.codec);
     w.i64_field(5, c.num_values);
     w.i64_field(6, c.total_uncompressed_size);
@@ -172,65 +174,98 @@ fn write_column_chunk(w: &mut CompactWriter, c: &ColumnChunkMeta) {
 }
 
 fn write_schema(w: &mut CompactWriter, schema: &Schema) {
-    w.list_field_begin(2, T_STRUCT, schema.fields.len() + 1);
+    w.list_field_begin(2, T_STRUCT, schema.num_nodes() + 1);
     w.struct_begin();
     w.binary_field(4, schema.root_name.as_bytes());
     w.i32_field(5, schema.fields.len() as i32);
     w.struct_end();
-    for f in &schema.fields {
-        w.struct_begin();
-        w.i32_field(1, f.physical.thrift_id());
-        if let crate::schema::PhysicalType::FixedLenByteArray(n) = f.physical {
-            w.i32_field(2, n as i32);
-        }
-        w.i32_field(3, if f.nullable { 1 } else { 0 });
-        w.binary_field(4, f.name.as_bytes());
-        if let Some(ct) = f.converted_type() {
-            w.i32_field(6, ct);
-        }
-        if let Some(LogicalType::Decimal { precision, scale }) = f.logical {
-            w.i32_field(7, scale as i32);
-            w.i32_field(8, precision as i32);
-        }
-        if let Some(id) = f.field_id {
-            w.i32_field(9, id);
-        }
-        if let Some(l) = f.logical {
+    schema.walk(|node| match node {
+        Node::Leaf(f) => write_leaf(w, f),
+        Node::Group(g) => write_group(w, g),
+    });
+}
+
+fn write_group(w: &mut CompactWriter, g: &Group) {
+    w.struct_begin();
+    w.i32_field(3, g.repetition.thrift_id());
+    w.binary_field(4, g.name.as_bytes());
+    w.i32_field(5, g.children.len() as i32);
+    if let Some(a) = g.annotation {
+        w.i32_field(6, a.converted_type());
+    }
+    if let Some(id) = g.field_id {
+        w.i32_field(9, id);
+    }
+    // parquet-java writes LIST and MAP as logical types too; MAP_KEY_VALUE has none.
+    match g.annotation {
+        Some(GroupType::Map) => {
             w.struct_field_begin(10);
-            match l {
-                LogicalType::String => w.empty_struct_field(1),
-                LogicalType::Decimal { precision, scale } => {
-                    w.struct_field_begin(5);
-                    w.i32_field(1, scale as i32);
-                    w.i32_field(2, precision as i32);
-                    w.struct_end();
-                }
-                LogicalType::Date => w.empty_struct_field(6),
-                LogicalType::Timestamp {
-                    unit,
-                    adjusted_to_utc,
-                } => {
-                    w.struct_field_begin(8);
-                    w.bool_field(1, adjusted_to_utc);
-                    w.struct_field_begin(2);
-                    w.empty_struct_field(match unit {
-                        TimeUnit::Millis => 1,
-                        TimeUnit::Micros => 2,
-                    });
-                    w.struct_end();
-                    w.struct_end();
-                }
-                LogicalType::Int { bit_width } => {
-                    w.struct_field_begin(10);
-                    w.i8_field(1, bit_width as i8);
-                    w.bool_field(2, true);
-                    w.struct_end();
-                }
-            }
+            w.empty_struct_field(2);
             w.struct_end();
+        }
+        Some(GroupType::List) => {
+            w.struct_field_begin(10);
+            w.empty_struct_field(3);
+            w.struct_end();
+        }
+        Some(GroupType::MapKeyValue) | None => {}
+    }
+    w.struct_end();
+}
+
+fn write_leaf(w: &mut CompactWriter, f: &Field) {
+    w.struct_begin();
+    w.i32_field(1, f.physical.thrift_id());
+    if let PhysicalType::FixedLenByteArray(n) = f.physical {
+        w.i32_field(2, n as i32);
+    }
+    w.i32_field(3, f.repetition.thrift_id());
+    w.binary_field(4, f.name.as_bytes());
+    if let Some(ct) = f.converted_type() {
+        w.i32_field(6, ct);
+    }
+    if let Some(LogicalType::Decimal { precision, scale }) = f.logical {
+        w.i32_field(7, scale as i32);
+        w.i32_field(8, precision as i32);
+    }
+    if let Some(id) = f.field_id {
+        w.i32_field(9, id);
+    }
+    if let Some(l) = f.logical {
+        w.struct_field_begin(10);
+        match l {
+            LogicalType::String => w.empty_struct_field(1),
+            LogicalType::Decimal { precision, scale } => {
+                w.struct_field_begin(5);
+                w.i32_field(1, scale as i32);
+                w.i32_field(2, precision as i32);
+                w.struct_end();
+            }
+            LogicalType::Date => w.empty_struct_field(6),
+            LogicalType::Timestamp {
+                unit,
+                adjusted_to_utc,
+            } => {
+                w.struct_field_begin(8);
+                w.bool_field(1, adjusted_to_utc);
+                w.struct_field_begin(2);
+                w.empty_struct_field(match unit {
+                    TimeUnit::Millis => 1,
+                    TimeUnit::Micros => 2,
+                });
+                w.struct_end();
+                w.struct_end();
+            }
+            LogicalType::Int { bit_width } => {
+                w.struct_field_begin(10);
+                w.i8_field(1, bit_width as i8);
+                w.bool_field(2, true);
+                w.struct_end();
+            }
         }
         w.struct_end();
     }
+    w.struct_end();
 }
 
 pub fn write_file_metadata(
@@ -268,8 +303,8 @@ pub fn write_file_metadata(
         }
     }
     w.binary_field(6, created_by.as_bytes());
-    w.list_field_begin(7, T_STRUCT, schema.fields.len());
-    for _ in &schema.fields {
+    w.list_field_begin(7, T_STRUCT, schema.columns().len());
+    for _ in schema.columns() {
         w.struct_begin();
         w.empty_struct_field(1);
         w.struct_end();

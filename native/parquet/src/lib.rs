@@ -39,7 +39,10 @@ pub use column::{Batch, ColumnData, ColumnView};
 pub use encoding::Encoding;
 pub use error::Error;
 pub use options::{BloomFilterOptions, Codec, WriterOptions};
-pub use schema::{Field, LogicalType, PhysicalType, Schema, TimeUnit};
+pub use schema::{
+    ColumnDescriptor, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
+    TimeUnit,
+};
 pub use sink::Sink;
 pub use summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};
 pub use writer::{FileWriter, CREATED_BY};

@@ -1,4 +1,6 @@
-//! Flat Parquet schemas: one leaf column per field, each with its physical and logical type.
+//! Parquet schemas: a tree of groups whose leaves are primitive fields. Each leaf is one
+//! column chunk per row group, described by a [`ColumnDescriptor`]: its path, its maximum
+//! definition and repetition levels, its physical and logical type.
 
 use crate::error::{Error, Result};
 
@@ -69,12 +71,39 @@ pub enum LogicalType {
     },
 }
 
+/// How often a field occurs in its parent (parquet.thrift `FieldRepetitionType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    Required,
+    Optional,
+    Repeated,
+}
+
+impl Repetition {
+    pub(crate) fn thrift_id(self) -> i32 {
+        match self {
+            Repetition::Required => 0,
+            Repetition::Optional => 1,
+            Repetition::Repeated => 2,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Repetition::Required => "required",
+            Repetition::Optional => "optional",
+            Repetition::Repeated => "repeated",
+        }
+    }
+}
+
+/// A primitive field: a leaf of the schema tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     pub name: String,
     pub physical: PhysicalType,
     pub logical: Option<LogicalType>,
-    pub nullable: bool,
+    pub repetition: Repetition,
     pub field_id: Option<i32>,
 }
 
@@ -84,9 +113,22 @@ impl Field {
             name: name.into(),
             physical,
             logical: None,
-            nullable,
+            repetition: if nullable {
+                Repetition::Optional
+            } else {
+                Repetition::Required
+            },
             field_id: None,
         }
+    }
+
+    pub fn with_repetition(mut self, repetition: Repetition) -> Self {
+        self.repetition = repetition;
+        self
+    }
+
+    pub fn nullable(&self) -> bool {
+        self.repetition == Repetition::Optional
     }
 
     pub fn with_logical(mut self, logical: LogicalType) -> Self {
@@ -130,10 +172,6 @@ impl Field {
             LogicalType::Int { bit_width: 32 } => 17,
             LogicalType::Int { .. } => 18,
         })
-    }
-
-    pub(crate) fn is_decimal(&self) -> bool {
-        matches!(self.logical, Some(LogicalType::Decimal { .. }))
     }
 
     fn validate(&self) -> Result<()> {
@@ -197,30 +235,257 @@ fn max_decimal_precision(bytes: usize) -> u32 {
     (bits * std::f64::consts::LOG10_2).floor() as u32
 }
 
-/// A flat schema: the root group (Spark names it `spark_schema`) and its leaf fields.
+/// The annotation of a group (parquet.thrift `ConvertedType` and `LogicalType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupType {
+    List,
+    Map,
+    /// The legacy annotation of a map's repeated key/value group.
+    MapKeyValue,
+}
+
+impl GroupType {
+    pub(crate) fn converted_type(self) -> i32 {
+        match self {
+            GroupType::Map => 1,
+            GroupType::MapKeyValue => 2,
+            GroupType::List => 3,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupType::List => "LIST",
+            GroupType::Map => "MAP",
+            GroupType::MapKeyValue => "MAP_KEY_VALUE",
+        }
+    }
+}
+
+/// A group field: an inner node of the schema tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub name: String,
+    pub repetition: Repetition,
+    pub annotation: Option<GroupType>,
+    pub field_id: Option<i32>,
+    pub children: Vec<Node>,
+}
+
+impl Group {
+    pub fn new(name: impl Into<String>, repetition: Repetition, children: Vec<Node>) -> Self {
+        Group {
+            name: name.into(),
+            repetition,
+            annotation: None,
+            field_id: None,
+            children,
+        }
+    }
+
+    pub fn with_annotation(mut self, annotation: GroupType) -> Self {
+        self.annotation = Some(annotation);
+        self
+    }
+
+    pub fn with_field_id(mut self, id: i32) -> Self {
+        self.field_id = Some(id);
+        self
+    }
+}
+
+/// A node of the schema tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    Leaf(Field),
+    Group(Group),
+}
+
+impl Node {
+    pub fn name(&self) -> &str {
+        match self {
+            Node::Leaf(f) => &f.name,
+            Node::Group(g) => &g.name,
+        }
+    }
+
+    pub fn repetition(&self) -> Repetition {
+        match self {
+            Node::Leaf(f) => f.repetition,
+            Node::Group(g) => g.repetition,
+        }
+    }
+}
+
+impl From<Field> for Node {
+    fn from(f: Field) -> Self {
+        Node::Leaf(f)
+    }
+}
+
+impl From<Group> for Node {
+    fn from(g: Group) -> Self {
+        Node::Group(g)
+    }
+}
+
+/// One leaf column as the column writers see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnDescriptor {
+    /// Names from the root's child down to the leaf.
+    pub path: Vec<String>,
+    /// The path joined by dots, as parquet-java's `ColumnPath.toDotString` (per-column options
+    /// and error messages name a column by it).
+    pub name: String,
+    pub physical: PhysicalType,
+    pub logical: Option<LogicalType>,
+    /// Optional and repeated fields on the path, leaf included.
+    pub max_def: i16,
+    /// Repeated fields on the path, leaf included.
+    pub max_rep: i16,
+}
+
+impl ColumnDescriptor {
+    pub fn is_decimal(&self) -> bool {
+        matches!(self.logical, Some(LogicalType::Decimal { .. }))
+    }
+
+    /// A top-level column that may hold nulls (one definition level, no repetition).
+    pub fn is_flat(&self) -> bool {
+        self.max_rep == 0 && self.max_def <= 1
+    }
+}
+
+/// A schema: the root group (Spark names it `spark_schema`), its fields, and its leaf columns
+/// in depth-first order (the order of the column chunks).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schema {
     pub root_name: String,
-    pub fields: Vec<Field>,
+    pub fields: Vec<Node>,
+    columns: Vec<ColumnDescriptor>,
 }
 
 impl Schema {
+    /// A flat schema of primitive fields.
     pub fn new(fields: Vec<Field>) -> Result<Self> {
         Self::with_root_name("spark_schema", fields)
     }
 
     pub fn with_root_name(root: impl Into<String>, fields: Vec<Field>) -> Result<Self> {
-        for f in &fields {
-            f.validate()?;
-        }
-        let mut names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-        names.sort_unstable();
-        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-            return Err(Error::Schema(format!("column '{}' appears twice", w[0])));
-        }
+        Self::from_nodes(root, fields.into_iter().map(Node::Leaf).collect())
+    }
+
+    /// A schema of any depth.
+    pub fn from_nodes(root: impl Into<String>, fields: Vec<Node>) -> Result<Self> {
+        let mut columns = Vec::new();
+        let mut path = Vec::new();
+        check_children(&fields, None, &mut path, 0, 0, &mut columns)?;
         Ok(Schema {
             root_name: root.into(),
             fields,
+            columns,
         })
+    }
+
+    /// The leaf columns, in the order of their chunks.
+    pub fn columns(&self) -> &[ColumnDescriptor] {
+        &self.columns
+    }
+
+    /// Nodes in depth-first order, each with its number of children (0 for leaves): the order
+    /// of the footer's schema elements.
+    pub(crate) fn walk(&self, mut f: impl FnMut(&Node)) {
+        fn go(nodes: &[Node], f: &mut impl FnMut(&Node)) {
+            for n in nodes {
+                f(n);
+                if let Node::Group(g) = n {
+                    go(&g.children, f);
+                }
+            }
+        }
+        go(&self.fields, &mut f);
+    }
+
+    /// Number of schema elements below the root.
+    pub(crate) fn num_nodes(&self) -> usize {
+        let mut n = 0;
+        self.walk(|_| n += 1);
+        n
+    }
+}
+
+fn check_children(
+    nodes: &[Node],
+    parent: Option<&str>,
+    path: &mut Vec<String>,
+    def: i16,
+    rep: i16,
+    columns: &mut Vec<ColumnDescriptor>,
+) -> Result<()> {
+    let mut names: Vec<&str> = nodes.iter().map(Node::name).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        let mut full = path.clone();
+        full.push(w[0].to_string());
+        return Err(Error::Schema(format!(
+            "column '{}' appears twice",
+            full.join(".")
+        )));
+    }
+    for node in nodes {
+        if node.name().is_empty() {
+            return Err(Error::Schema(match parent {
+                None => "a column name is empty".into(),
+                Some(_) => format!("a field of '{}' has an empty name", path.join(".")),
+            }));
+        }
+        // Levels are i16, as readers (arrow-rs among them) hold them.
+        let levels = match node.repetition() {
+            Repetition::Required => Some((def, rep)),
+            Repetition::Optional => def.checked_add(1).map(|d| (d, rep)),
+            Repetition::Repeated => def.checked_add(1).zip(rep.checked_add(1)),
+        };
+        path.push(node.name().to_string());
+        let Some((d, r)) = levels else {
+            return Err(Error::Schema(format!(
+                "column '{}' is nested too deeply",
+                path.join(".")
+            )));
+        };
+        match node {
+            Node::Leaf(f) => {
+                let name = path.join(".");
+                f.validate().map_err(|e| rename(e, &f.name, &name))?;
+                columns.push(ColumnDescriptor {
+                    path: path.clone(),
+                    name,
+                    physical: f.physical,
+                    logical: f.logical,
+                    max_def: d,
+                    max_rep: r,
+                });
+            }
+            Node::Group(g) => {
+                if g.children.is_empty() {
+                    return Err(Error::Schema(format!(
+                        "group '{}' has no fields",
+                        path.join(".")
+                    )));
+                }
+                check_children(&g.children, Some(&g.name), path, d, r, columns)?;
+            }
+        }
+        path.pop();
+    }
+    Ok(())
+}
+
+/// A leaf's own error, naming it by its full path.
+fn rename(e: Error, leaf: &str, path: &str) -> Error {
+    match e {
+        Error::Schema(m) if leaf != path => {
+            Error::Schema(m.replacen(&format!("'{leaf}'"), &format!("'{path}'"), 1))
+        }
+        e => e,
     }
 }

@@ -5,7 +5,8 @@ use crate::encoding::Encoding;
 
 #[derive(Clone, Debug)]
 pub struct ColumnChunkSummary {
-    pub path: String,
+    /// Names from the root's child down to the leaf.
+    pub path: Vec<String>,
     pub encodings: Vec<Encoding>,
     pub compressed_size: i64,
     pub uncompressed_size: i64,

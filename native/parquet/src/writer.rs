@@ -6,8 +6,8 @@
 //! those check points, so each column is appended in bulk.
 
 use crate::bloom_filter::Sbbf;
-use crate::chunk::{new_chunk_writer, ChunkWriter, FinishedChunk};
-use crate::column::{validate, Batch};
+use crate::chunk::{new_chunk_writer, write_records, write_rows, ChunkWriter, FinishedChunk};
+use crate::column::{validate, Batch, RecordStarts};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::format::{self, ColumnChunkMeta, RowGroupMeta, Statistics, PAGE_DICTIONARY};
@@ -88,14 +88,14 @@ impl<W: Sink> FileWriter<W> {
             .keys()
             .chain(options.dictionary_columns.keys())
         {
-            if !schema.fields.iter().any(|f| &f.name == name) {
+            if !schema.columns().iter().any(|c| &c.name == name) {
                 return Err(Error::Options(format!(
                     "option names column '{name}', which the schema lacks"
                 )));
             }
         }
         let columns = schema
-            .fields
+            .columns()
             .iter()
             .map(|f| new_chunk_writer(f, &options))
             .collect::<Result<Vec<_>>>()?;
@@ -172,20 +172,25 @@ impl<W: Sink> FileWriter<W> {
     /// stays usable; any later failure leaves it failed.
     pub fn write_batch(&mut self, batch: &Batch) -> Result<()> {
         self.check_open()?;
-        if batch.columns.len() != self.schema.fields.len() {
+        let columns = self.schema.columns();
+        if batch.columns.len() != columns.len() {
             return Err(Error::Schema(format!(
                 "batch has {} columns, schema has {}",
                 batch.columns.len(),
-                self.schema.fields.len()
+                columns.len()
             )));
         }
-        for (f, c) in self.schema.fields.iter().zip(&batch.columns) {
-            validate(f, c, batch.num_rows)?;
-        }
-        self.guard(|w| w.write_validated(batch))
+        let starts = columns
+            .iter()
+            .zip(&batch.columns)
+            .map(|(f, c)| validate(f, c, batch.num_rows))
+            .collect::<Result<Vec<_>>>()?;
+        self.guard(|w| w.write_validated(batch, &starts))
     }
 
-    fn write_validated(&mut self, batch: &Batch) -> Result<()> {
+    /// Writes the batch in slices of rows between size checks: a nested column's slice is
+    /// its whole records, so pages and row groups end on record boundaries.
+    fn write_validated(&mut self, batch: &Batch, starts: &[Option<RecordStarts>]) -> Result<()> {
         let n = batch.num_rows;
         let mut pos = 0;
         while pos < n {
@@ -196,8 +201,17 @@ impl<W: Sink> FileWriter<W> {
                 .saturating_sub(self.rows_in_group)
                 .max(1);
             let k = until.min(n - pos);
-            for (c, col) in self.columns.iter_mut().zip(&batch.columns) {
-                c.write(col, pos, pos + k)?;
+            for ((c, col), s) in self.columns.iter_mut().zip(&batch.columns).zip(starts) {
+                match s {
+                    None => write_rows(c.as_mut(), col, pos, pos + k)?,
+                    Some(s) => write_records(
+                        c.as_mut(),
+                        col,
+                        s.levels[pos]..s.levels[pos + k],
+                        s.values[pos]..s.values[pos + k],
+                        k,
+                    )?,
+                }
             }
             pos += k;
             self.rows_in_group += k;
@@ -337,7 +351,7 @@ impl<W: Sink> FileWriter<W> {
         data_len: usize,
         mut chunk: FinishedChunk,
     ) -> (ColumnChunkMeta, ChunkIndexes, ColumnChunkSummary) {
-        let field = &self.schema.fields[i];
+        let field = &self.schema.columns()[i];
         let order = self.columns[i].core().order;
         let mut stats = Statistics {
             null_count: Some(chunk.stats.null_count as i64),
@@ -366,7 +380,7 @@ impl<W: Sink> FileWriter<W> {
         let meta = ColumnChunkMeta {
             physical_type: field.physical.thrift_id(),
             encodings: chunk.encodings.clone(),
-            path: field.name.clone(),
+            path: field.path.clone(),
             codec: self.options.codec.thrift_id(),
             num_values: chunk.num_values,
             total_uncompressed_size: chunk.total_uncompressed_size,
@@ -380,7 +394,7 @@ impl<W: Sink> FileWriter<W> {
             column_index: None,
         };
         let summary = ColumnChunkSummary {
-            path: field.name.clone(),
+            path: field.path.clone(),
             encodings: std::mem::take(&mut chunk.encodings),
             compressed_size: compressed,
             uncompressed_size: chunk.total_uncompressed_size,

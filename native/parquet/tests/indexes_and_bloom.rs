@@ -25,6 +25,7 @@ fn offset_index_locates_every_page_and_column_index_bounds_each_page() {
         OwnedColumn {
             validity: None,
             data: Owned::I64(ids),
+            levels: None,
         },
         s,
         d,
@@ -105,6 +106,7 @@ fn long_strings_truncate_in_column_index_and_drop_chunk_min_max() {
     let cols = vec![OwnedColumn {
         validity: None,
         data: Owned::Bin(offsets, data),
+        levels: None,
     }];
     let (file, _) = write_file(
         &schema,
@@ -255,6 +257,7 @@ fn no_bloom_filter_for_all_dictionary_chunks() {
     let cols = vec![OwnedColumn {
         validity: None,
         data: Owned::I32(vals),
+        levels: None,
     }];
     let mut opts = WriterOptions::default();
     opts.bloom_filters
@@ -278,7 +281,7 @@ fn nan_removes_chunk_min_max_and_column_index() {
         Field::new("d", PhysicalType::Double, true),
         Field::new("f", PhysicalType::Float, false),
     ];
-    let schema = Schema::new(fields).unwrap();
+    let schema = Schema::new(fields.clone()).unwrap();
     let n = 30_000;
     // Row group 0 (rows 0..10,000) has no NaN; row group 1 has a NaN on one page.
     let d: Vec<f64> = (0..n)
@@ -291,10 +294,12 @@ fn nan_removes_chunk_min_max_and_column_index() {
         OwnedColumn {
             validity: None,
             data: Owned::F64(d),
+            levels: None,
         },
         OwnedColumn {
             validity: None,
             data: Owned::F32(f),
+            levels: None,
         },
     ];
     let opts = WriterOptions {
@@ -328,5 +333,5 @@ fn nan_removes_chunk_min_max_and_column_index() {
         }
     }
     // Values survive unchanged, NaN included.
-    check_file(&schema.fields, &cols, n, &file, "nan");
+    check_file(&fields, &cols, n, &file, "nan");
 }

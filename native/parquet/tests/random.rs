@@ -16,7 +16,11 @@ fn random_files_read_back_equal() {
         let mut fields = Vec::new();
         for mut f in all_fields() {
             if rng.below(3) != 0 {
-                f.nullable = rng.below(4) != 0;
+                f.repetition = if rng.below(4) != 0 {
+                    Repetition::Optional
+                } else {
+                    Repetition::Required
+                };
                 fields.push(f);
             }
         }
@@ -58,7 +62,7 @@ fn random_files_read_back_equal() {
                 generate(
                     f,
                     total,
-                    if f.nullable { nulls } else { Nulls::None },
+                    if f.nullable() { nulls } else { Nulls::None },
                     card,
                     &mut rng,
                 )
@@ -114,5 +118,9 @@ fn slice_view(c: &OwnedColumn, start: usize, n: usize) -> OwnedColumn {
         Owned::Bin(o, d) => Owned::Bin(o[start..=start + n].to_vec(), d.clone()),
         Owned::Fixed(w, d) => Owned::Fixed(*w, d[start * w..(start + n) * w].to_vec()),
     };
-    OwnedColumn { validity, data }
+    OwnedColumn {
+        validity,
+        data,
+        levels: None,
+    }
 }

@@ -139,7 +139,7 @@ fn required_columns_and_many_batches_and_row_groups() {
     let fields: Vec<Field> = all_fields()
         .into_iter()
         .map(|mut f| {
-            f.nullable = false;
+            f.repetition = Repetition::Required;
             f
         })
         .collect();

@@ -351,10 +351,7 @@ pub fn write_ours(schema: &Schema, p: &Prepared, options: WriterOptions) -> u64 
                         data: s.value_data(),
                     }
                 };
-                ColumnView {
-                    validity: valid,
-                    data,
-                }
+                ColumnView::new(data).with_validity(valid)
             })
             .collect();
         w.write_batch(&Batch {

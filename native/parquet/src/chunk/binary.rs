@@ -4,7 +4,7 @@
 use super::dictionary_state::DictionaryState;
 use super::fixed_binary::{fallback_encoding, fixed_value, Layout};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
-use crate::column::{bit, ColumnData, ColumnView};
+use crate::column::{bit, ColumnData};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_byte_array::DeltaByteArrayEncoder;
 use crate::encoding::dictionary::BytesDict;
@@ -187,27 +187,32 @@ impl BinaryWriter {
 }
 
 impl ChunkWriter for BinaryWriter {
-    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
-        self.core.put_levels(col.validity, start, end);
-        match col.data {
+    fn put_values(
+        &mut self,
+        data: &ColumnData,
+        validity: Option<&[u8]>,
+        start: usize,
+        end: usize,
+    ) -> Result<()> {
+        match *data {
             ColumnData::Binary { offsets, data } if !self.state.active => {
                 self.put_fallback_run(
                     data,
                     (start..end)
-                        .filter(|&i| col.validity.is_none_or(|v| bit(v, i)))
+                        .filter(|&i| validity.is_none_or(|v| bit(v, i)))
                         .map(|i| offsets[i] as usize..offsets[i + 1] as usize),
                 );
             }
             ColumnData::Binary { offsets, data } => {
                 for i in start..end {
-                    if col.validity.is_none_or(|v| bit(v, i)) {
+                    if validity.is_none_or(|v| bit(v, i)) {
                         self.put(&data[offsets[i] as usize..offsets[i + 1] as usize]);
                     }
                 }
             }
             ColumnData::FixedBinary { width, data } => {
                 for i in start..end {
-                    if col.validity.is_none_or(|v| bit(v, i)) {
+                    if validity.is_none_or(|v| bit(v, i)) {
                         self.put(fixed_value(data, width, i));
                     }
                 }
@@ -277,6 +282,9 @@ impl ChunkWriter for BinaryWriter {
             .finish(dictionary.as_ref().map(|(p, n)| (p.as_slice(), *n)))?;
         self.dict.clear();
         self.state.reset_chunk();
+        if let Fallback::Delta(e) = &mut self.fallback {
+            e.reset_chunk();
+        }
         Ok(chunk)
     }
 
@@ -286,5 +294,9 @@ impl ChunkWriter for BinaryWriter {
 
     fn core(&self) -> &ChunkCore {
         &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut ChunkCore {
+        &mut self.core
     }
 }

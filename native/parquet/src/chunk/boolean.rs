@@ -2,7 +2,7 @@
 //! reject RLE booleans), no dictionary, no bloom filter.
 
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
-use crate::column::{bit, ColumnData, ColumnView};
+use crate::column::{bit, ColumnData};
 use crate::encoding::plain::PlainBooleanEncoder;
 use crate::encoding::Encoding;
 use crate::error::Result;
@@ -36,13 +36,18 @@ impl BooleanWriter {
 }
 
 impl ChunkWriter for BooleanWriter {
-    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
-        let ColumnData::Boolean(values) = col.data else {
+    fn put_values(
+        &mut self,
+        data: &ColumnData,
+        validity: Option<&[u8]>,
+        start: usize,
+        end: usize,
+    ) -> Result<()> {
+        let ColumnData::Boolean(values) = *data else {
             unreachable!("validated before writing")
         };
-        self.core.put_levels(col.validity, start, end);
         for i in start..end {
-            if col.validity.is_none_or(|v| bit(v, i)) {
+            if validity.is_none_or(|v| bit(v, i)) {
                 self.put(bit(values, i));
             }
         }
@@ -80,5 +85,9 @@ impl ChunkWriter for BooleanWriter {
 
     fn core(&self) -> &ChunkCore {
         &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut ChunkCore {
+        &mut self.core
     }
 }

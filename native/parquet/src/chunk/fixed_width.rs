@@ -5,7 +5,7 @@
 use super::dictionary_state::DictionaryState;
 use super::gather::{self, BLOCK};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
-use crate::column::{validity_word, ColumnData, ColumnView};
+use crate::column::{validity_word, ColumnData};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedEncoder;
 use crate::encoding::dictionary::{DictKey, FixedDict};
@@ -378,10 +378,15 @@ impl<T: Native> FixedWidthWriter<T> {
 }
 
 impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
-    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()> {
-        let values = T::slice(&col.data);
-        self.core.put_levels(col.validity, start, end);
-        match col.validity {
+    fn put_values(
+        &mut self,
+        data: &ColumnData,
+        validity: Option<&[u8]>,
+        start: usize,
+        end: usize,
+    ) -> Result<()> {
+        let values = T::slice(data);
+        match validity {
             None => {
                 for block in values[start..end].chunks(BLOCK) {
                     self.put_block(block);
@@ -440,6 +445,9 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
             .finish(dictionary.as_ref().map(|(p, n)| (p.as_slice(), *n)))?;
         self.dict.clear();
         self.state.reset_chunk();
+        if let Fallback::Delta(e) = &mut self.fallback {
+            e.reset_chunk();
+        }
         Ok(chunk)
     }
 
@@ -449,5 +457,9 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
 
     fn core(&self) -> &ChunkCore {
         &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut ChunkCore {
+        &mut self.core
     }
 }

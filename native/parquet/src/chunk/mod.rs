@@ -17,7 +17,7 @@ pub(crate) use boolean::BooleanWriter;
 pub(crate) use fixed_width::FixedWidthWriter;
 
 use crate::bloom_filter::{BloomFilter, Sbbf};
-use crate::column::ColumnView;
+use crate::column::{ColumnData, ColumnView};
 use crate::compression::Compressor;
 use crate::encoding::rle::RleEncoder;
 use crate::encoding::Encoding;
@@ -25,13 +25,20 @@ use crate::error::{Error, Result};
 use crate::format::{DataPageV2Header, DictionaryPageHeader, PAGE_DATA_V2, PAGE_DICTIONARY};
 use crate::options::WriterOptions;
 use crate::page_index::{ColumnIndex, ColumnIndexBuilder, PageLocation, Truncation};
-use crate::schema::{Field, LogicalType, PhysicalType};
+use crate::schema::{ColumnDescriptor, LogicalType, PhysicalType};
 use crate::statistics::{ChunkStats, PageStats, SortOrder};
 
 /// What every chunk writer offers the file writer.
 pub(crate) trait ChunkWriter: Send {
-    /// Appends rows `start..end` of `col` (already validated) to the current page.
-    fn write(&mut self, col: &ColumnView, start: usize, end: usize) -> Result<()>;
+    /// Appends the values of slots `start..end` of `data` (already validated), those not null
+    /// in `validity`, to the current page. Levels are the core's: see [`write_rows`].
+    fn put_values(
+        &mut self,
+        data: &ColumnData,
+        validity: Option<&[u8]>,
+        start: usize,
+        end: usize,
+    ) -> Result<()>;
     /// Ends the current page (it holds at least one row).
     fn flush_page(&mut self) -> Result<()>;
     /// Ends the chunk: last page, dictionary page; resets for the next row group.
@@ -39,6 +46,33 @@ pub(crate) trait ChunkWriter: Send {
     /// parquet-java's `getCurrentPageBufferedSize`: levels plus the raw (or encoded) values.
     fn page_buffered_size(&self) -> usize;
     fn core(&self) -> &ChunkCore;
+    fn core_mut(&mut self) -> &mut ChunkCore;
+}
+
+/// Appends rows `start..end` of a flat column: levels from its validity, then its values.
+pub(crate) fn write_rows(
+    w: &mut dyn ChunkWriter,
+    col: &ColumnView,
+    start: usize,
+    end: usize,
+) -> Result<()> {
+    w.core_mut().put_levels(col.validity, start, end);
+    w.put_values(&col.data, col.validity, start, end)
+}
+
+/// Appends whole records of a nested column: level entries `levels`, holding the values
+/// `values`, `rows` records in all.
+pub(crate) fn write_records(
+    w: &mut dyn ChunkWriter,
+    col: &ColumnView,
+    levels: std::ops::Range<usize>,
+    values: std::ops::Range<usize>,
+    rows: usize,
+) -> Result<()> {
+    let nested = col.nested.expect("a nested column");
+    w.core_mut()
+        .put_nested_levels(&nested.def[levels.clone()], &nested.rep[levels], rows);
+    w.put_values(&col.data, None, values.start, values.end)
 }
 
 /// A finished column chunk of one row group, offsets relative to its own first byte.
@@ -60,7 +94,8 @@ pub(crate) struct FinishedChunk {
 
 pub(crate) struct ChunkCore {
     pub name: String,
-    pub nullable: bool,
+    max_def: i16,
+    max_rep: i16,
     pub order: SortOrder,
     statistics_enabled: bool,
     compressor: Compressor,
@@ -68,8 +103,11 @@ pub(crate) struct ChunkCore {
     truncation: Truncation,
     truncate_len: usize,
     // current page
-    pub levels: RleEncoder,
+    def_levels: RleEncoder,
+    rep_levels: RleEncoder,
     pub page_rows: usize,
+    /// Level entries (values and nulls at any level); equals rows for flat columns.
+    page_values: usize,
     pub page_nulls: usize,
     // current chunk: full segments of pages, then the open one. Segments instead of one
     // growing buffer: a chunk grows without reallocating (copying) what it holds.
@@ -88,8 +126,14 @@ pub(crate) struct ChunkCore {
     scratch: Vec<u8>,
     /// Values given in pieces, joined for the compressor.
     joined: Vec<u8>,
-    /// The last page's definition levels: the buffer the level encoder swaps its bytes into.
-    levels_bytes: Vec<u8>,
+    /// The last page's levels: the buffers the level encoders swap their bytes into.
+    def_bytes: Vec<u8>,
+    rep_bytes: Vec<u8>,
+}
+
+/// Bits of the RLE/bit-packed levels up to `max` (parquet-java's `getWidthFromMaxInt`).
+fn level_width(max: i16) -> u32 {
+    16 - (max as u16).leading_zeros()
 }
 
 /// Parquet page sizes are i32.
@@ -116,7 +160,7 @@ impl Drop for ChunkCore {
 }
 
 impl ChunkCore {
-    pub fn new(field: &Field, opts: &WriterOptions) -> Result<Self> {
+    pub fn new(field: &ColumnDescriptor, opts: &WriterOptions) -> Result<Self> {
         let order = sort_order(field);
         let truncation = match (field.physical, field.logical) {
             (PhysicalType::ByteArray, Some(LogicalType::String)) => Truncation::Utf8,
@@ -134,15 +178,20 @@ impl ChunkCore {
         };
         Ok(ChunkCore {
             name: field.name.clone(),
-            nullable: field.nullable,
+            max_def: field.max_def,
+            max_rep: field.max_rep,
             order,
             statistics_enabled: opts.statistics_enabled,
             compressor: Compressor::new(opts.codec)?,
             checksum: opts.page_checksum,
             truncation,
             truncate_len: opts.column_index_truncate_length,
-            levels: RleEncoder::new(1).parquet_java_runs(opts.parquet_java_runs),
+            def_levels: RleEncoder::new(level_width(field.max_def))
+                .parquet_java_runs(opts.parquet_java_runs),
+            rep_levels: RleEncoder::new(level_width(field.max_rep))
+                .parquet_java_runs(opts.parquet_java_runs),
             page_rows: 0,
+            page_values: 0,
             page_nulls: 0,
             pages: Vec::new(),
             pages_len: 0,
@@ -164,41 +213,61 @@ impl ChunkCore {
             bloom_opts,
             scratch: Vec::new(),
             joined: Vec::new(),
-            levels_bytes: Vec::new(),
+            def_bytes: Vec::new(),
+            rep_bytes: Vec::new(),
         })
     }
 
-    /// Definition levels (and the page's row and null counts) for rows `start..end`.
+    /// Definition levels (and the page's row and null counts) for rows `start..end` of a flat
+    /// column.
     #[inline]
     pub fn put_levels(&mut self, validity: Option<&[u8]>, start: usize, end: usize) {
         let n = end - start;
         self.page_rows += n;
-        if !self.nullable {
+        self.page_values += n;
+        if self.max_def == 0 {
             return;
         }
         match validity {
-            None => self.levels.put_run(1, n),
+            None => self.def_levels.put_run(1, n),
             Some(v) => {
                 let valid = crate::column::count_set_bits(v, start, end);
                 if valid == n {
-                    self.levels.put_run(1, n);
+                    self.def_levels.put_run(1, n);
                 } else if valid == 0 {
-                    self.levels.put_run(0, n);
+                    self.def_levels.put_run(0, n);
                     self.page_nulls += n;
                 } else {
-                    self.levels.put_bits(v, start, end);
+                    self.def_levels.put_bits(v, start, end);
                     self.page_nulls += n - valid;
                 }
             }
         }
     }
 
+    /// Levels of `rows` whole records of a nested column. An entry not defined at the leaf is
+    /// a null, whatever level it stops at (parquet-java's `writeNull`).
+    pub fn put_nested_levels(&mut self, def: &[i16], rep: &[i16], rows: usize) {
+        self.page_rows += rows;
+        self.page_values += def.len();
+        put_level_runs(&mut self.def_levels, def, self.max_def);
+        put_level_runs(&mut self.rep_levels, rep, self.max_rep);
+        let max = self.max_def;
+        self.page_nulls += def.iter().filter(|&&d| d < max).count();
+    }
+
     pub fn levels_buffered(&self) -> usize {
-        if self.nullable {
-            self.levels.encoded_len()
+        let def = if self.max_def > 0 {
+            self.def_levels.encoded_len()
         } else {
             0
-        }
+        };
+        let rep = if self.max_rep > 0 {
+            self.rep_levels.encoded_len()
+        } else {
+            0
+        };
+        def + rep
     }
 
     #[inline]
@@ -233,13 +302,19 @@ impl ChunkCore {
         values: &[&[u8]],
         stats: PageStats,
     ) -> Result<()> {
-        let mut levels = std::mem::take(&mut self.levels_bytes);
-        levels.clear();
-        if self.nullable {
-            self.levels.finish_swap(&mut levels);
+        let mut def = std::mem::take(&mut self.def_bytes);
+        let mut rep = std::mem::take(&mut self.rep_bytes);
+        def.clear();
+        rep.clear();
+        if self.max_def > 0 {
+            self.def_levels.finish_swap(&mut def);
         }
+        if self.max_rep > 0 {
+            self.rep_levels.finish_swap(&mut rep);
+        }
+        let levels_len = rep.len() + def.len();
         let values_len: usize = values.iter().map(|v| v.len()).sum();
-        let uncompressed = levels.len() + values_len;
+        let uncompressed = levels_len + values_len;
         if uncompressed > MAX_PAGE_BYTES {
             return Err(self.too_large("a page", uncompressed));
         }
@@ -268,13 +343,14 @@ impl ChunkCore {
             &single
         };
         let compressed_len: usize = compressed.iter().map(|v| v.len()).sum();
-        let compressed_size = levels.len() + compressed_len;
+        let compressed_size = levels_len + compressed_len;
         if compressed_size > MAX_PAGE_BYTES {
             return Err(self.too_large("a compressed page", compressed_size));
         }
         let crc = self.checksum.then(|| {
             let mut h = crc32fast::Hasher::new();
-            h.update(&levels);
+            h.update(&rep);
+            h.update(&def);
             compressed.iter().for_each(|v| h.update(v));
             h.finalize()
         });
@@ -282,34 +358,36 @@ impl ChunkCore {
             uncompressed_size: uncompressed as i32,
             compressed_size: compressed_size as i32,
             crc,
-            num_values: self.page_rows as i32,
+            num_values: self.page_values as i32,
             num_nulls: self.page_nulls as i32,
             num_rows: self.page_rows as i32,
             encoding,
-            def_levels_len: levels.len() as i32,
-            rep_levels_len: 0,
+            def_levels_len: def.len() as i32,
+            rep_levels_len: rep.len() as i32,
             is_compressed,
         };
         // The header is a few dozen bytes (no page statistics); 256 covers it.
-        self.reserve_segment(256 + levels.len() + compressed_len);
+        self.reserve_segment(256 + levels_len + compressed_len);
         let offset = self.pages_len();
         let start = self.current.len();
         header.write(&mut self.current);
         let header_len = self.current.len() - start;
-        self.current.extend_from_slice(&levels);
+        self.current.extend_from_slice(&rep);
+        self.current.extend_from_slice(&def);
         compressed
             .iter()
             .for_each(|v| self.current.extend_from_slice(v));
         self.scratch = scratch;
         self.joined = joined;
-        self.levels_bytes = levels;
+        self.def_bytes = def;
+        self.rep_bytes = rep;
         self.locations.push(PageLocation {
             offset: offset as i64,
             compressed_page_size: (header_len + compressed_size) as i32,
             first_row_index: self.rows_written as i64,
         });
         self.uncompressed += (header_len + uncompressed) as i64;
-        self.num_values += self.page_rows as i64;
+        self.num_values += self.page_values as i64;
         match self.data_encodings.iter_mut().find(|(e, _)| *e == encoding) {
             Some((_, c)) => *c += 1,
             None => self.data_encodings.push((encoding, 1)),
@@ -327,6 +405,7 @@ impl ChunkCore {
         self.column_index.add_page(&stats);
         self.rows_written += self.page_rows;
         self.page_rows = 0;
+        self.page_values = 0;
         self.page_nulls = 0;
         Ok(())
     }
@@ -435,7 +514,7 @@ impl ChunkCore {
     }
 }
 
-pub(crate) fn sort_order(field: &Field) -> SortOrder {
+pub(crate) fn sort_order(field: &ColumnDescriptor) -> SortOrder {
     match field.physical {
         PhysicalType::Boolean => SortOrder::Boolean,
         PhysicalType::Int32 => SortOrder::Int32,
@@ -453,9 +532,26 @@ pub(crate) fn sort_order(field: &Field) -> SortOrder {
     }
 }
 
-/// Builds the chunk writer of a field.
+/// Levels as runs: nested levels repeat (a run of present values, a run of empty lists).
+fn put_level_runs(enc: &mut RleEncoder, levels: &[i16], max: i16) {
+    if max == 0 {
+        return;
+    }
+    let mut i = 0;
+    while i < levels.len() {
+        let v = levels[i];
+        let mut j = i + 1;
+        while j < levels.len() && levels[j] == v {
+            j += 1;
+        }
+        enc.put_run(v as u32, j - i);
+        i = j;
+    }
+}
+
+/// Builds the chunk writer of a column.
 pub(crate) fn new_chunk_writer(
-    field: &Field,
+    field: &ColumnDescriptor,
     opts: &WriterOptions,
 ) -> Result<Box<dyn ChunkWriter>> {
     let core = ChunkCore::new(field, opts)?;

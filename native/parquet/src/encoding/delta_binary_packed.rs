@@ -20,6 +20,15 @@ pub struct DeltaBinaryPackedEncoder {
     deltas32: [i32; BLOCK],
     num_deltas: usize,
     blocks: Vec<u8>,
+    /// The bit widths of the last block. parquet-java keeps them in one array for the writer's
+    /// life (a column chunk) and computes only a partial block's own miniblocks, so the header
+    /// of a last, partial block repeats earlier widths for the miniblocks past its values;
+    /// readers ignore them, and writing them keeps the pages byte-identical.
+    widths: [u32; MINIBLOCKS],
+    /// Likewise the last block's deltas less its minimum: a partial last miniblock packs them
+    /// past its values (parquet-java packs whole miniblocks from its reused buffer).
+    rel: [u64; BLOCK],
+    rel32: [u32; BLOCK],
 }
 
 impl DeltaBinaryPackedEncoder {
@@ -41,7 +50,17 @@ impl DeltaBinaryPackedEncoder {
             deltas32: [0; BLOCK],
             num_deltas: 0,
             blocks: Vec::new(),
+            widths: [0; MINIBLOCKS],
+            rel: [0; BLOCK],
+            rel32: [0; BLOCK],
         }
+    }
+
+    /// Starts a new column chunk: parquet-java makes a new writer per row group.
+    pub fn reset_chunk(&mut self) {
+        self.widths = [0; MINIBLOCKS];
+        self.rel = [0; BLOCK];
+        self.rel32 = [0; BLOCK];
     }
 
     pub fn len(&self) -> usize {
@@ -120,17 +139,18 @@ impl DeltaBinaryPackedEncoder {
         let n = self.num_deltas;
         let min = *self.deltas[..n].iter().min().expect("block not empty");
         write_zigzag(&mut self.blocks, min);
-        let mut rel = [0u64; BLOCK];
+        let mut rel = self.rel;
         for (r, &d) in rel.iter_mut().zip(&self.deltas[..n]) {
             *r = d.wrapping_sub(min) as u64;
         }
         let minis = n.div_ceil(MINI);
-        let mut widths = [0u32; MINIBLOCKS];
+        let mut widths = self.widths;
         for (m, w) in widths.iter_mut().enumerate().take(minis) {
             let end = ((m + 1) * MINI).min(n);
             let max = rel[m * MINI..end].iter().fold(0u64, |a, &b| a | b);
             *w = bit_width(max);
         }
+        self.widths = widths;
         self.blocks.extend(widths.iter().map(|&w| w as u8));
         for (m, &w) in widths.iter().enumerate().take(minis) {
             for g in 0..MINI / 8 {
@@ -139,38 +159,46 @@ impl DeltaBinaryPackedEncoder {
                 pack8(group, w, &mut self.blocks);
             }
         }
+        self.rel = rel;
     }
 
-    /// The block of an INT32 column: the same layout, in 32-bit lanes. The slots past `n` (a
-    /// last, partial block) are zeros after the offset, as the 64-bit path packs them.
+    /// The block of an INT32 column: the same layout, in 32-bit lanes.
     fn flush_block32(&mut self) {
         let n = self.num_deltas;
         let min = self.deltas32[..n].iter().fold(i32::MAX, |a, &b| a.min(b));
         write_zigzag(&mut self.blocks, min as i64);
-        let mut rel = [0u32; BLOCK];
+        let mut rel = self.rel32;
         for (r, &d) in rel.iter_mut().zip(&self.deltas32[..n]) {
             *r = d.wrapping_sub(min) as u32;
         }
         let minis = n.div_ceil(MINI);
-        // A miniblock wholly past the values keeps width 0, as in the 64-bit path.
-        let mut widths = [0u32; MINIBLOCKS];
+        // A miniblock wholly past the values is not packed; its width is the stale one.
+        let mut widths = self.widths;
         for (m, w) in widths.iter_mut().enumerate().take(minis) {
-            let max = rel[m * MINI..(m + 1) * MINI]
+            let max = rel[m * MINI..((m + 1) * MINI).min(n)]
                 .iter()
                 .fold(0u32, |a, &b| a | b);
             *w = bit_width(max as u64);
         }
-        let packed: usize = widths.iter().map(|&w| 4 * w as usize).sum();
+        self.widths = widths;
+        let packed: usize = widths[..minis].iter().map(|&w| 4 * w as usize).sum();
         let start = self.blocks.len();
         self.blocks.extend(widths.iter().map(|&w| w as u8));
         let mut at = start + MINIBLOCKS;
         self.blocks.resize(at + packed, 0);
-        for (m, &w) in widths.iter().enumerate() {
-            let vals: &[u32; MINI] = rel[m * MINI..(m + 1) * MINI].try_into().expect("miniblock");
+        for (m, &w) in widths.iter().enumerate().take(minis) {
+            let mut vals: [u32; MINI] =
+                rel[m * MINI..(m + 1) * MINI].try_into().expect("miniblock");
+            if (m + 1) * MINI > n {
+                // The packer takes values of `w` bits; stale ones are cut to them, as Java's.
+                let mask = if w == 32 { u32::MAX } else { (1u32 << w) - 1 };
+                vals.iter_mut().for_each(|v| *v &= mask);
+            }
             let len = 4 * w as usize;
-            pack32_u32(vals, w, &mut self.blocks[at..at + len]);
+            pack32_u32(&vals, w, &mut self.blocks[at..at + len]);
             at += len;
         }
+        self.rel32 = rel;
     }
 
     /// Appends the encoded page data to `out` and resets the encoder.
@@ -220,6 +248,10 @@ mod tests {
                 .collect();
             pos += minis as usize;
             for w in widths {
+                // Miniblocks past the last value hold no data, whatever width they declare.
+                if out.len() as u64 >= total {
+                    break;
+                }
                 for i in 0..per_mini {
                     let mut d = 0u64;
                     for b in 0..w {

@@ -67,6 +67,12 @@ impl DeltaByteArrayEncoder {
         self.previous.extend_from_slice(v);
     }
 
+    /// Starts a new column chunk (see [`DeltaBinaryPackedEncoder::reset_chunk`]).
+    pub fn reset_chunk(&mut self) {
+        self.prefix_lengths.reset_chunk();
+        self.suffix_lengths.reset_chunk();
+    }
+
     pub fn finish_into(&mut self, out: &mut Vec<u8>) {
         let suffixes = self.finish_lengths_into(out);
         out.extend_from_slice(suffixes);

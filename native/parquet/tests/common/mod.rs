@@ -216,7 +216,11 @@ pub fn generate(field: &Field, n: usize, nulls: Nulls, card: Card, rng: &mut Rng
             Owned::Fixed(12, data)
         }
     };
-    OwnedColumn { validity, data }
+    OwnedColumn {
+        validity,
+        data,
+        levels: None,
+    }
 }
 
 /// Every flat type Spark writes.

@@ -13,6 +13,9 @@ import java.nio.ByteBuffer;
  *       INT96 {@code width} bytes per row;
  *   <li>offsets: BYTE_ARRAY only, {@code rows + 1} little-endian ints, row {@code i} is
  *       {@code values[offsets[i]..offsets[i + 1]]}.
+ *   <li>definition and repetition levels: nested columns only, one little-endian short per
+ *       entry each; values then hold only the entries defined at the column's maximum level,
+ *       and validity is absent.
  * </ul>
  *
  * The setters fill a batch row by row; a row never set is null. BYTE_ARRAY values must be set
@@ -23,6 +26,8 @@ public final class ColumnBuffers implements AutoCloseable {
   private NativeBuffer validity;
   private NativeBuffer values;
   private NativeBuffer offsets;
+  private NativeBuffer definitionLevels;
+  private NativeBuffer repetitionLevels;
   private final int capacity;
   /** BYTE_ARRAY: rows whose end offset is written, and the bytes used. */
   private int rowsWithOffsets;
@@ -36,6 +41,18 @@ public final class ColumnBuffers implements AutoCloseable {
     this.values = values;
     this.offsets = offsets;
     this.capacity = -1;
+  }
+
+  /**
+   * Wraps caller-filled buffers of a nested column: its values (and offsets) hold only the
+   * entries defined at the column's maximum level; the levels say where the rest are null or
+   * empty. They are closed with this column.
+   */
+  public ColumnBuffers(ParquetSchema.Column column, NativeBuffer values, NativeBuffer offsets,
+      NativeBuffer definitionLevels, NativeBuffer repetitionLevels) {
+    this(column, null, values, offsets);
+    this.definitionLevels = definitionLevels;
+    this.repetitionLevels = repetitionLevels;
   }
 
   private ColumnBuffers(ParquetSchema.Column column, int capacity) {
@@ -292,7 +309,7 @@ public final class ColumnBuffers implements AutoCloseable {
   /** Native bytes held by this column's buffers. */
   long capacityInBytes() {
     long n = 0;
-    for (NativeBuffer b : new NativeBuffer[] {validity, values, offsets}) {
+    for (NativeBuffer b : buffers()) {
       if (b != null) {
         n += b.size();
       }
@@ -304,6 +321,12 @@ public final class ColumnBuffers implements AutoCloseable {
     put(spec, at, validity);
     put(spec, at + 2, values);
     put(spec, at + 4, offsets);
+    put(spec, at + 6, definitionLevels);
+    put(spec, at + 8, repetitionLevels);
+  }
+
+  private NativeBuffer[] buffers() {
+    return new NativeBuffer[] {validity, values, offsets, definitionLevels, repetitionLevels};
   }
 
   private static void put(long[] spec, int at, NativeBuffer b) {
@@ -315,7 +338,7 @@ public final class ColumnBuffers implements AutoCloseable {
 
   @Override
   public void close() {
-    for (NativeBuffer b : new NativeBuffer[] {validity, values, offsets}) {
+    for (NativeBuffer b : buffers()) {
       if (b != null) {
         b.close();
       }

@@ -97,16 +97,12 @@ public final class ColumnarParquetWriter implements AutoCloseable {
   }
 
   /**
-   * Declares how the fields of {@link RowBatch} rows are read (one {@link RowType} per column,
-   * with the decimal precisions); needed once before {@link #writeRows}.
+   * Prepares {@link #writeRows}: each field of the rows is read as its column's Parquet type
+   * says ({@link ParquetSchema#rowTypes}); needed once before the first rows.
    */
-  public void configureRows(RowType[] types, int[] decimalPrecisions) {
+  public void configureRows() {
     checkOpen();
-    if (types.length != schema.size() || decimalPrecisions.length != schema.size()) {
-      throw new IllegalArgumentException("row layout has " + types.length + " fields, the schema "
-          + schema.size() + " columns");
-    }
-    NativeBridge.configureRows(handle, RowType.codes(types, decimalPrecisions));
+    NativeBridge.configureRows(handle);
     rowsConfigured = true;
   }
 

@@ -71,7 +71,7 @@ public final class FooterSummary {
 
   /** One column chunk. Min and max are plain-encoded, null when the footer has none. */
   public static final class ColumnChunk {
-    private final String path;
+    private final List<String> path;
     private final List<String> encodings;
     private final long compressedSize;
     private final long uncompressedSize;
@@ -84,10 +84,10 @@ public final class FooterSummary {
     private final long bloomFilterBytes;
     private final boolean columnIndex;
 
-    ColumnChunk(String path, List<String> encodings, long compressedSize, long uncompressedSize,
+    ColumnChunk(List<String> path, List<String> encodings, long compressedSize, long uncompressedSize,
         long numValues, long nullCount, byte[] min, byte[] max, boolean dictionaryPage,
         boolean dictionaryFallback, long bloomFilterBytes, boolean columnIndex) {
-      this.path = path;
+      this.path = Collections.unmodifiableList(path);
       this.encodings = Collections.unmodifiableList(encodings);
       this.compressedSize = compressedSize;
       this.uncompressedSize = uncompressedSize;
@@ -101,8 +101,14 @@ public final class FooterSummary {
       this.columnIndex = columnIndex;
     }
 
-    public String path() {
+    /** Names from the root's child down to the leaf. */
+    public List<String> path() {
       return path;
+    }
+
+    /** The path joined by dots, as parquet-java's {@code ColumnPath.toDotString}. */
+    public String name() {
+      return String.join(".", path);
     }
 
     /** Encoding names as in parquet.thrift (PLAIN, RLE_DICTIONARY, DELTA_BYTE_ARRAY...). */
@@ -176,7 +182,11 @@ public final class FooterSummary {
       int ncols = b.getInt();
       List<ColumnChunk> cols = new ArrayList<>(ncols);
       for (int c = 0; c < ncols; c++) {
-        String path = new String(bytes(b), StandardCharsets.UTF_8);
+        int depth = b.getInt();
+        List<String> path = new ArrayList<>(depth);
+        for (int p = 0; p < depth; p++) {
+          path.add(new String(bytes(b), StandardCharsets.UTF_8));
+        }
         int nenc = b.getInt();
         List<String> encs = new ArrayList<>(nenc);
         for (int e = 0; e < nenc; e++) {

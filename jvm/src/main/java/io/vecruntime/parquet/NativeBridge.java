@@ -14,12 +14,19 @@ final class NativeBridge {
 
   private NativeBridge() {}
 
-  /** Ints per column in {@link #open}'s schema spec. */
-  static final int INTS_PER_FIELD = 8;
-  /** Longs per column in {@link #write}'s buffer spec: validity, values, offsets as (address, length). */
-  static final int LONGS_PER_COLUMN = 6;
+  /**
+   * Longs per column in {@link #write}'s buffer spec: validity, values, offsets, definition
+   * levels, repetition levels as (address, length).
+   */
+  static final int LONGS_PER_COLUMN = 10;
 
   static native String createdBy();
+
+  /** The native schema spec codes as {@code NAME=value} lines. */
+  static native String schemaCodes();
+
+  /** The physical type code and FIXED_LEN_BYTE_ARRAY width of a decimal of this precision. */
+  static native int[] decimalLayout(int precision);
 
   static native long open(
       String root,
@@ -33,7 +40,10 @@ final class NativeBridge {
   /** Returns the bytes of output now pending. */
   static native long write(long handle, long numRows, long[] buffers);
 
-  static native void configureRows(long handle, int[] codes);
+  static native void configureRows(long handle);
+
+  /** {@code [code, precision]} per column: how rows are read into the schema's columns. */
+  static native int[] rowTypes(String root, String[] names, int[] spec);
 
   /** Returns the bytes of output now pending. */
   static native long writeRows(long handle, long rows, long rowsLen, long offsets, long numRows);

@@ -1,51 +1,120 @@
 package io.vecruntime.parquet;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A flat Parquet schema: the root group (Spark names it {@code spark_schema}) and one leaf per
- * column, each with its physical and logical type as Spark writes it.
+ * A Parquet schema: the root group (Spark names it {@code spark_schema}) and a tree of groups
+ * whose leaves are the columns, each with its physical and logical type as Spark writes it.
+ * The native side receives it as one versioned int array ({@link #spec}, codes in
+ * {@link SchemaCodes}).
  */
 public final class ParquetSchema {
-  /** Parquet physical types; the ordinal is the parquet.thrift {@code Type} id. */
+  /** Parquet physical types. */
   public enum PhysicalType {
-    BOOLEAN, INT32, INT64, INT96, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+    BOOLEAN(SchemaCodes.PHYSICAL_BOOLEAN),
+    INT32(SchemaCodes.PHYSICAL_INT32),
+    INT64(SchemaCodes.PHYSICAL_INT64),
+    INT96(SchemaCodes.PHYSICAL_INT96),
+    FLOAT(SchemaCodes.PHYSICAL_FLOAT),
+    DOUBLE(SchemaCodes.PHYSICAL_DOUBLE),
+    BYTE_ARRAY(SchemaCodes.PHYSICAL_BYTE_ARRAY),
+    FIXED_LEN_BYTE_ARRAY(SchemaCodes.PHYSICAL_FIXED_LEN_BYTE_ARRAY);
+
+    final int code;
+
+    PhysicalType(int code) {
+      this.code = code;
+    }
+
+    static PhysicalType of(int code) {
+      for (PhysicalType t : values()) {
+        if (t.code == code) {
+          return t;
+        }
+      }
+      throw new IllegalArgumentException("unknown physical type code " + code);
+    }
   }
 
   public enum TimeUnit {
-    MILLIS, MICROS
+    MILLIS(SchemaCodes.UNIT_MILLIS), MICROS(SchemaCodes.UNIT_MICROS);
+
+    final int code;
+
+    TimeUnit(int code) {
+      this.code = code;
+    }
   }
 
-  /** One column. */
+  public enum Repetition {
+    REQUIRED(SchemaCodes.REPETITION_REQUIRED),
+    OPTIONAL(SchemaCodes.REPETITION_OPTIONAL),
+    REPEATED(SchemaCodes.REPETITION_REPEATED);
+
+    final int code;
+
+    Repetition(int code) {
+      this.code = code;
+    }
+  }
+
+  /** Annotations of a group. */
+  public enum GroupType {
+    LIST(SchemaCodes.LOGICAL_LIST),
+    MAP(SchemaCodes.LOGICAL_MAP),
+    MAP_KEY_VALUE(SchemaCodes.LOGICAL_MAP_KEY_VALUE);
+
+    final int code;
+
+    GroupType(int code) {
+      this.code = code;
+    }
+  }
+
+  /** One leaf column. */
   public static final class Column {
+    final List<String> path;
     final String name;
     final PhysicalType physical;
     final int width;
     final int logical;
     final int a;
     final int b;
-    final boolean nullable;
+    final Repetition repetition;
     final Integer fieldId;
+    final int maxDefinitionLevel;
+    final int maxRepetitionLevel;
 
-    Column(String name, PhysicalType physical, int width, int logical, int a, int b,
-        boolean nullable, Integer fieldId) {
-      this.name = Objects.requireNonNull(name, "column name");
+    Column(List<String> path, PhysicalType physical, int width, int logical, int a, int b,
+        Repetition repetition, Integer fieldId, int maxDef, int maxRep) {
+      this.path = Collections.unmodifiableList(new ArrayList<>(path));
+      this.name = String.join(".", path);
       this.physical = physical;
       this.width = width;
       this.logical = logical;
       this.a = a;
       this.b = b;
-      this.nullable = nullable;
+      this.repetition = repetition;
       this.fieldId = fieldId;
+      this.maxDefinitionLevel = maxDef;
+      this.maxRepetitionLevel = maxRep;
     }
 
+    /** The path joined by dots (parquet-java's {@code ColumnPath.toDotString}). */
     public String name() {
       return name;
+    }
+
+    /** Names from the root's child down to the leaf. */
+    public List<String> path() {
+      return path;
     }
 
     public PhysicalType physicalType() {
@@ -57,33 +126,83 @@ public final class ParquetSchema {
       return physical == PhysicalType.INT96 ? 12 : width;
     }
 
+    /** A top-level optional column (levels from a validity bitmap). */
     public boolean nullable() {
-      return nullable;
+      return maxDefinitionLevel > 0;
+    }
+
+    /** Whether the column's batches carry explicit definition and repetition levels. */
+    public boolean nested() {
+      return maxRepetitionLevel > 0 || maxDefinitionLevel > 1;
+    }
+
+    public int maxDefinitionLevel() {
+      return maxDefinitionLevel;
+    }
+
+    public int maxRepetitionLevel() {
+      return maxRepetitionLevel;
+    }
+
+    public Repetition repetition() {
+      return repetition;
     }
 
     public Integer fieldId() {
       return fieldId;
     }
 
+    /** A decimal's precision, 0 for other columns. */
+    public int decimalPrecision() {
+      return logical == SchemaCodes.LOGICAL_DECIMAL ? a : 0;
+    }
+
     @Override
     public String toString() {
-      return name + ":" + physical + (nullable ? "" : " not null");
+      return name + ":" + physical + (nullable() ? "" : " not null");
     }
   }
 
-  static final int LOGICAL_NONE = 0;
-  static final int LOGICAL_STRING = 1;
-  static final int LOGICAL_INT = 2;
-  static final int LOGICAL_DATE = 3;
-  static final int LOGICAL_DECIMAL = 4;
-  static final int LOGICAL_TIMESTAMP = 5;
+  /** A node of the tree: a group (with children) or a leaf (with its column). */
+  private static final class Node {
+    final String name;
+    final Repetition repetition;
+    final Integer fieldId;
+    final GroupType annotation;
+    final List<Node> children;
+    final Column leaf;
+
+    Node(String name, Repetition repetition, Integer fieldId, GroupType annotation,
+        List<Node> children, Column leaf) {
+      this.name = name;
+      this.repetition = repetition;
+      this.fieldId = fieldId;
+      this.annotation = annotation;
+      this.children = children;
+      this.leaf = leaf;
+    }
+  }
 
   private final String rootName;
+  private final List<Node> fields;
   private final List<Column> columns;
 
-  private ParquetSchema(String rootName, List<Column> columns) {
+  private ParquetSchema(String rootName, List<Node> fields) {
     this.rootName = rootName;
-    this.columns = Collections.unmodifiableList(new ArrayList<>(columns));
+    this.fields = fields;
+    List<Column> leaves = new ArrayList<>();
+    collect(fields, leaves);
+    this.columns = Collections.unmodifiableList(leaves);
+  }
+
+  private static void collect(List<Node> nodes, List<Column> out) {
+    for (Node n : nodes) {
+      if (n.leaf != null) {
+        out.add(n.leaf);
+      } else {
+        collect(n.children, out);
+      }
+    }
   }
 
   public static Builder builder() {
@@ -98,6 +217,7 @@ public final class ParquetSchema {
     return rootName;
   }
 
+  /** The leaf columns in the order of their chunks (depth-first). */
   public List<Column> columns() {
     return columns;
   }
@@ -106,103 +226,251 @@ public final class ParquetSchema {
     return columns.get(i);
   }
 
+  private RowType[] rowTypes;
+
+  /**
+   * How each column is filled from Spark's rows, as the native row kernel decides it from the
+   * column's Parquet type; null for a leaf of a struct, list or map (shredded from its field as
+   * a whole). A column rows cannot fill is an IllegalArgumentException naming it.
+   */
+  public synchronized RowType[] rowTypes() {
+    if (rowTypes == null) {
+      int[] codes = NativeBridge.rowTypes(rootName, names(), spec());
+      RowType[] out = new RowType[codes.length / 2];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = codes[2 * i] < 0 ? null : RowType.of(codes[2 * i]);
+      }
+      rowTypes = out;
+    }
+    return rowTypes.clone();
+  }
+
+  /** Number of leaf columns. */
   public int size() {
     return columns.size();
   }
 
+  /** Node names, depth-first. */
   String[] names() {
-    return columns.stream().map(c -> c.name).toArray(String[]::new);
+    List<String> out = new ArrayList<>();
+    walk(fields, n -> out.add(n.name));
+    return out.toArray(new String[0]);
   }
 
+  /** The tree as native/jni's schema_spec reads it. */
   int[] spec() {
-    int[] spec = new int[columns.size() * NativeBridge.INTS_PER_FIELD];
-    int i = 0;
-    for (Column c : columns) {
-      spec[i++] = c.physical.ordinal();
-      spec[i++] = c.width;
-      spec[i++] = c.logical;
-      spec[i++] = c.a;
-      spec[i++] = c.b;
-      spec[i++] = c.nullable ? 1 : 0;
-      spec[i++] = c.fieldId != null ? 1 : 0;
-      spec[i++] = c.fieldId != null ? c.fieldId : 0;
+    List<Node> nodes = new ArrayList<>();
+    walk(fields, nodes::add);
+    int[] spec = new int[2 + nodes.size() * SchemaCodes.INTS_PER_NODE];
+    spec[0] = SchemaCodes.VERSION;
+    spec[1] = nodes.size();
+    int i = 2;
+    for (Node n : nodes) {
+      Column c = n.leaf;
+      spec[i++] = c == null ? SchemaCodes.KIND_GROUP : SchemaCodes.KIND_LEAF;
+      spec[i++] = n.repetition.code;
+      spec[i++] = c == null ? n.children.size() : 0;
+      spec[i++] = c == null ? 0 : c.physical.code;
+      spec[i++] = c == null ? 0 : c.width;
+      spec[i++] = c == null ? (n.annotation == null ? SchemaCodes.LOGICAL_NONE : n.annotation.code)
+          : c.logical;
+      spec[i++] = c == null ? 0 : c.a;
+      spec[i++] = c == null ? 0 : c.b;
+      spec[i++] = n.fieldId != null ? 1 : 0;
+      spec[i++] = n.fieldId != null ? n.fieldId : 0;
     }
     return spec;
   }
 
-  /** Adds columns in order. Each method takes the column name and whether it may hold nulls. */
+  private static void walk(List<Node> nodes, java.util.function.Consumer<Node> f) {
+    for (Node n : nodes) {
+      f.accept(n);
+      if (n.leaf == null) {
+        walk(n.children, f);
+      }
+    }
+  }
+
+  /**
+   * Adds fields in order. Each column method takes the column name and whether it may hold
+   * nulls; {@link #repetition} overrides that for the next field (a repeated leaf), and
+   * {@link #group} / {@link #endGroup} nest fields in a group.
+   */
   public static final class Builder {
     private final String rootName;
-    private final List<Column> columns = new ArrayList<>();
-    private final Set<String> names = new HashSet<>();
+    private final List<Node> top = new ArrayList<>();
+    /** Open groups: their fields so far, name, repetition, annotation and id. */
+    private final Deque<Object[]> open = new ArrayDeque<>();
+    private List<Node> current = top;
+    private final Deque<Set<String>> names = new ArrayDeque<>();
     private Integer nextFieldId;
+    private Repetition nextRepetition;
 
     private Builder(String rootName) {
       this.rootName = Objects.requireNonNull(rootName, "root name");
+      names.push(new HashSet<>());
     }
 
-    /** Gives the next column added this field id. */
+    /** Gives the next field added this field id. */
     public Builder fieldId(int id) {
       nextFieldId = id;
       return this;
     }
 
-    private Builder add(String name, PhysicalType t, int width, int logical, int a, int b, boolean nullable) {
-      if (name == null || name.isEmpty()) {
-        throw new IllegalArgumentException("a column name is empty");
-      }
-      if (!names.add(name)) {
-        throw new IllegalArgumentException("column '" + name + "' appears twice");
-      }
-      columns.add(new Column(name, t, width, logical, a, b, nullable, nextFieldId));
-      nextFieldId = null;
+    /** Gives the next field added this repetition, whatever its nullable flag says. */
+    public Builder repetition(Repetition r) {
+      nextRepetition = Objects.requireNonNull(r, "repetition");
       return this;
     }
 
+    private String path(String name) {
+      StringBuilder b = new StringBuilder();
+      java.util.Iterator<Object[]> it = open.descendingIterator();
+      while (it.hasNext()) {
+        b.append(it.next()[1]).append('.');
+      }
+      return b.append(name).toString();
+    }
+
+    private List<String> pathList(String name) {
+      List<String> p = new ArrayList<>();
+      java.util.Iterator<Object[]> it = open.descendingIterator();
+      while (it.hasNext()) {
+        p.add((String) it.next()[1]);
+      }
+      p.add(name);
+      return p;
+    }
+
+    private void checkName(String name) {
+      if (name == null || name.isEmpty()) {
+        throw new IllegalArgumentException(open.isEmpty() ? "a column name is empty"
+            : "a field of '" + path("").replaceAll("\\.$", "") + "' has an empty name");
+      }
+      if (!names.peek().add(name)) {
+        throw new IllegalArgumentException("column '" + path(name) + "' appears twice");
+      }
+    }
+
+    private int[] levels(Repetition leaf) {
+      int def = 0;
+      int rep = 0;
+      java.util.Iterator<Object[]> it = open.descendingIterator();
+      List<Repetition> reps = new ArrayList<>();
+      while (it.hasNext()) {
+        reps.add((Repetition) it.next()[2]);
+      }
+      reps.add(leaf);
+      for (Repetition r : reps) {
+        if (r != Repetition.REQUIRED) {
+          def++;
+        }
+        if (r == Repetition.REPEATED) {
+          rep++;
+        }
+      }
+      return new int[] {def, rep};
+    }
+
+    private Builder add(String name, PhysicalType t, int width, int logical, int a, int b, boolean nullable) {
+      checkName(name);
+      Repetition r = nextRepetition != null ? nextRepetition
+          : nullable ? Repetition.OPTIONAL : Repetition.REQUIRED;
+      int[] lv = levels(r);
+      Column c = new Column(pathList(name), t, width, logical, a, b, r, nextFieldId, lv[0], lv[1]);
+      current.add(new Node(name, r, nextFieldId, null, null, c));
+      nextFieldId = null;
+      nextRepetition = null;
+      return this;
+    }
+
+    /** Opens a group; the fields added until {@link #endGroup} are its children. */
+    public Builder group(String name, Repetition repetition, GroupType annotation) {
+      checkName(name);
+      open.push(new Object[] {current, name, Objects.requireNonNull(repetition, "repetition"),
+          annotation, nextFieldId});
+      names.push(new HashSet<>());
+      current = new ArrayList<>();
+      nextFieldId = null;
+      nextRepetition = null;
+      return this;
+    }
+
+    @SuppressWarnings("unchecked")
+    public Builder endGroup() {
+      if (open.isEmpty()) {
+        throw new IllegalStateException("endGroup without an open group");
+      }
+      Object[] g = open.pop();
+      names.pop();
+      List<Node> children = current;
+      if (children.isEmpty()) {
+        throw new IllegalArgumentException("group '" + path((String) g[1]) + "' has no fields");
+      }
+      current = (List<Node>) g[0];
+      current.add(new Node((String) g[1], (Repetition) g[2], (Integer) g[4], (GroupType) g[3],
+          Collections.unmodifiableList(children), null));
+      return this;
+    }
+
+    /**
+     * A decimal stored as {@code physical} (INT32, INT64 or FIXED_LEN_BYTE_ARRAY of
+     * {@code width} bytes), as the schema converter chose it.
+     */
+    public Builder decimalColumn(String name, int precision, int scale, PhysicalType physical,
+        int width, boolean nullable) {
+      if (precision < 1 || scale < 0 || scale > precision) {
+        throw new IllegalArgumentException(
+            "column '" + name + "': DECIMAL(" + precision + "," + scale + ") is not valid");
+      }
+      return add(name, physical, physical == PhysicalType.FIXED_LEN_BYTE_ARRAY ? width : 0,
+          SchemaCodes.LOGICAL_DECIMAL, precision, scale, nullable);
+    }
+
     public Builder booleanColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.BOOLEAN, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.BOOLEAN, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     /** Spark's ByteType: INT32 annotated INT(8, signed). */
     public Builder int8Column(String name, boolean nullable) {
-      return add(name, PhysicalType.INT32, 0, LOGICAL_INT, 8, 0, nullable);
+      return add(name, PhysicalType.INT32, 0, SchemaCodes.LOGICAL_INT, 8, 0, nullable);
     }
 
     /** Spark's ShortType: INT32 annotated INT(16, signed). */
     public Builder int16Column(String name, boolean nullable) {
-      return add(name, PhysicalType.INT32, 0, LOGICAL_INT, 16, 0, nullable);
+      return add(name, PhysicalType.INT32, 0, SchemaCodes.LOGICAL_INT, 16, 0, nullable);
     }
 
     public Builder int32Column(String name, boolean nullable) {
-      return add(name, PhysicalType.INT32, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.INT32, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     public Builder int64Column(String name, boolean nullable) {
-      return add(name, PhysicalType.INT64, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.INT64, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     public Builder floatColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.FLOAT, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.FLOAT, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     public Builder doubleColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.DOUBLE, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.DOUBLE, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     /** Days since 1970-01-01 in INT32. */
     public Builder dateColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.INT32, 0, LOGICAL_DATE, 0, 0, nullable);
+      return add(name, PhysicalType.INT32, 0, SchemaCodes.LOGICAL_DATE, 0, 0, nullable);
     }
 
     /** TIMESTAMP(unit, isAdjustedToUTC) in INT64. */
     public Builder timestampColumn(String name, TimeUnit unit, boolean adjustedToUtc, boolean nullable) {
-      return add(name, PhysicalType.INT64, 0, LOGICAL_TIMESTAMP, unit.ordinal(), adjustedToUtc ? 1 : 0,
+      return add(name, PhysicalType.INT64, 0, SchemaCodes.LOGICAL_TIMESTAMP, unit.code, adjustedToUtc ? 1 : 0,
           nullable);
     }
 
     /** Spark's legacy timestamp: INT96 (nanos of day, Julian day), no logical type. */
     public Builder int96Column(String name, boolean nullable) {
-      return add(name, PhysicalType.INT96, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.INT96, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     /**
@@ -214,43 +482,32 @@ public final class ParquetSchema {
         throw new IllegalArgumentException(
             "column '" + name + "': DECIMAL(" + precision + "," + scale + ") is not valid");
       }
-      if (precision <= 9) {
-        return add(name, PhysicalType.INT32, 0, LOGICAL_DECIMAL, precision, scale, nullable);
-      }
-      if (precision <= 18) {
-        return add(name, PhysicalType.INT64, 0, LOGICAL_DECIMAL, precision, scale, nullable);
-      }
-      return add(name, PhysicalType.FIXED_LEN_BYTE_ARRAY, decimalBytes(precision), LOGICAL_DECIMAL,
-          precision, scale, nullable);
+      int[] layout = NativeBridge.decimalLayout(precision);
+      return decimalColumn(name, precision, scale, PhysicalType.of(layout[0]), layout[1], nullable);
     }
 
     /** UTF-8 text: BYTE_ARRAY annotated STRING. */
     public Builder stringColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.BYTE_ARRAY, 0, LOGICAL_STRING, 0, 0, nullable);
+      return add(name, PhysicalType.BYTE_ARRAY, 0, SchemaCodes.LOGICAL_STRING, 0, 0, nullable);
     }
 
     public Builder binaryColumn(String name, boolean nullable) {
-      return add(name, PhysicalType.BYTE_ARRAY, 0, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.BYTE_ARRAY, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     public Builder fixedBinaryColumn(String name, int width, boolean nullable) {
       if (width <= 0) {
         throw new IllegalArgumentException("column '" + name + "': width " + width + " is not valid");
       }
-      return add(name, PhysicalType.FIXED_LEN_BYTE_ARRAY, width, LOGICAL_NONE, 0, 0, nullable);
+      return add(name, PhysicalType.FIXED_LEN_BYTE_ARRAY, width, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
     }
 
     public ParquetSchema build() {
-      return new ParquetSchema(rootName, columns);
+      if (!open.isEmpty()) {
+        throw new IllegalStateException("group '" + path("").replaceAll("\\.$", "")
+            + "' is still open");
+      }
+      return new ParquetSchema(rootName, Collections.unmodifiableList(new ArrayList<>(top)));
     }
-  }
-
-  /** Bytes that hold every unscaled value of {@code precision} digits (Spark's minBytesForPrecision). */
-  public static int decimalBytes(int precision) {
-    int bytes = 1;
-    while (Math.pow(2.0, 8 * bytes - 1) < Math.pow(10.0, precision)) {
-      bytes++;
-    }
-    return bytes;
   }
 }

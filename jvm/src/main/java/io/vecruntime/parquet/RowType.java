@@ -3,27 +3,50 @@ package io.vecruntime.parquet;
 /**
  * How each field of a {@link RowBatch} row is read and converted (native/kernels
  * {@code SparkType}): the row format is Spark's UnsafeRow, the conversions those of Spark's
- * ParquetWriteSupport.
+ * ParquetWriteSupport. The native side decides it from each column's Parquet type
+ * ({@link ParquetSchema#rowTypes}); the codes are checked against it by SchemaCodesTest.
  */
 public enum RowType {
-  BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DATE,
+  BOOLEAN(SchemaCodes.ROW_BOOLEAN),
+  BYTE(SchemaCodes.ROW_BYTE),
+  SHORT(SchemaCodes.ROW_SHORT),
+  INT(SchemaCodes.ROW_INT),
+  LONG(SchemaCodes.ROW_LONG),
+  FLOAT(SchemaCodes.ROW_FLOAT),
+  DOUBLE(SchemaCodes.ROW_DOUBLE),
+  DATE(SchemaCodes.ROW_DATE),
   /** Timestamp micros written as INT96. */
-  TIMESTAMP_INT96,
+  TIMESTAMP_INT96(SchemaCodes.ROW_TIMESTAMP_INT96),
   /** Timestamp micros written as INT64 micros. */
-  TIMESTAMP_MICROS,
+  TIMESTAMP_MICROS(SchemaCodes.ROW_TIMESTAMP_MICROS),
   /** Timestamp micros written as INT64 millis (floor division). */
-  TIMESTAMP_MILLIS,
-  TIMESTAMP_NTZ,
+  TIMESTAMP_MILLIS(SchemaCodes.ROW_TIMESTAMP_MILLIS),
+  TIMESTAMP_NTZ(SchemaCodes.ROW_TIMESTAMP_NTZ),
   /** Needs a precision: {@link #codes}. */
-  DECIMAL,
-  STRING,
-  BINARY;
+  DECIMAL(SchemaCodes.ROW_DECIMAL),
+  STRING(SchemaCodes.ROW_STRING),
+  BINARY(SchemaCodes.ROW_BINARY);
+
+  final int code;
+
+  RowType(int code) {
+    this.code = code;
+  }
+
+  static RowType of(int code) {
+    for (RowType t : values()) {
+      if (t.code == code) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException("unknown row type code " + code);
+  }
 
   /** The {@code [code, precision]} pairs native code reads; precision only for DECIMAL. */
   public static int[] codes(RowType[] types, int[] decimalPrecisions) {
     int[] out = new int[2 * types.length];
     for (int i = 0; i < types.length; i++) {
-      out[2 * i] = types[i].ordinal();
+      out[2 * i] = types[i].code;
       out[2 * i + 1] = types[i] == DECIMAL ? decimalPrecisions[i] : 0;
     }
     return out;

@@ -48,7 +48,7 @@ class ErrorHandlingTest {
     for (int i = 0; i < rows; i++) {
       b.column(0).setInt(i, i);
       b.column(1).setBytes(i, TestData.utf8("n" + i));
-      b.column(2).setBytes(i, new byte[ParquetSchema.decimalBytes(30)]);
+      b.column(2).setBytes(i, new byte[SCHEMA.column(2).typeLength()]);
     }
     b.setRowCount(rows);
     return b;
@@ -108,7 +108,7 @@ class ErrorHandlingTest {
 
   @Test
   void fixedWidthBytesNotAMultipleOfTheWidth() throws IOException {
-    int width = ParquetSchema.decimalBytes(30);
+    int width = SCHEMA.column(2).typeLength();
     IllegalArgumentException e = rejected(wrapped(2, 8, new int[3], 0, 2L * width - 1));
     assertTrue(e.getMessage().contains("column 'amount'")
         && e.getMessage().contains("holds " + (2 * width - 1)), e.getMessage());
@@ -241,6 +241,14 @@ class ErrorHandlingTest {
     }
   }
 
+  /** A buffer spec for SCHEMA whose first column's values are (address, length), all else absent. */
+  static long[] firstValues(long address, long length) {
+    long[] spec = new long[SCHEMA.size() * NativeBridge.LONGS_PER_COLUMN];
+    spec[2] = address;
+    spec[3] = length;
+    return spec;
+  }
+
   @Test
   void nativeSideChecksHandlesAndAddresses() {
     // Straight at the bridge, as a buggy caller would: exceptions, never a crash.
@@ -255,14 +263,14 @@ class ErrorHandlingTest {
       // An address outside every live buffer, a range running past one, a misaligned int
       // array, a negative length: each named, none read.
       long[][] specs = {
-        {0, 0, 4096, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-        {0, 0, real.address(), 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-        {0, 0, real.address() + 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-        {0, 0, real.address(), -4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+        firstValues(4096, 4),
+        firstValues(real.address(), 128),
+        firstValues(real.address() + 2, 4),
+        firstValues(real.address(), -4),
         {0, 0, real.address(), 4},
       };
       String[] expected = {"not inside a live", "not inside a live", "not aligned", "negative length",
-          "expected 6 longs"};
+          "expected " + NativeBridge.LONGS_PER_COLUMN + " longs"};
       for (int i = 0; i < specs.length; i++) {
         long[] spec = specs[i];
         IllegalArgumentException x = assertThrows(IllegalArgumentException.class,

@@ -24,8 +24,7 @@ public final class NativeBuildsMain {
     try (OutputStream out = Files.newOutputStream(dir.resolve("rows.parquet"));
         ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
         RowBatch batch = new RowBatch(4096, 1 << 20)) {
-      w.configureRows(new RowType[] {RowType.LONG, RowType.STRING, RowType.TIMESTAMP_MILLIS},
-          new int[3]);
+      w.configureRows();
       for (int i = 0; i < 50_000; i++) {
         byte[] r = RowBatchTest.row(i % 11 == 3 ? null : (long) i * 7919 % 10_007,
             i % 13 == 4 ? null : "name " + i % 977, -1_501_000L + 37L * i);

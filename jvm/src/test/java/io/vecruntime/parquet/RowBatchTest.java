@@ -42,7 +42,7 @@ class RowBatchTest {
     try (OutputStream out = Files.newOutputStream(file);
         ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
         RowBatch batch = new RowBatch(3, 16)) {
-      w.configureRows(new RowType[] {RowType.LONG, RowType.STRING, RowType.TIMESTAMP_MILLIS}, new int[3]);
+      w.configureRows();
       for (int i = 0; i < 10; i++) {
         byte[] r = row(i % 4 == 3 ? null : (long) i, i % 5 == 4 ? null : "näme " + i, -1501L + i);
         batch.append(r, 0, r.length);
@@ -81,7 +81,7 @@ class RowBatchTest {
       assertThrows(IllegalStateException.class, () -> w.writeRows(fill(batch, row(1L, "x", 0L))),
           "rows before configureRows");
       batch.clear();
-      w.configureRows(new RowType[] {RowType.LONG, RowType.STRING, RowType.TIMESTAMP_MICROS}, new int[3]);
+      w.configureRows();
       byte[] bad = row(1L, "abc", 0L);
       ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putLong(16, ((long) 4096 << 32) | 3);
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -94,24 +94,24 @@ final class TestData {
     PrimitiveTypeName t = c.physical == ParquetSchema.PhysicalType.BYTE_ARRAY ? PrimitiveTypeName.BINARY
         : PrimitiveTypeName.valueOf(c.physical.name());
     Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> b =
-        c.nullable ? Types.optional(t) : Types.required(t);
+        c.nullable() ? Types.optional(t) : Types.required(t);
     if (c.physical == ParquetSchema.PhysicalType.FIXED_LEN_BYTE_ARRAY) {
       b = b.length(c.width);
     }
     switch (c.logical) {
-      case ParquetSchema.LOGICAL_STRING:
+      case SchemaCodes.LOGICAL_STRING:
         b = b.as(LogicalTypeAnnotation.stringType());
         break;
-      case ParquetSchema.LOGICAL_INT:
+      case SchemaCodes.LOGICAL_INT:
         b = b.as(LogicalTypeAnnotation.intType(c.a, true));
         break;
-      case ParquetSchema.LOGICAL_DATE:
+      case SchemaCodes.LOGICAL_DATE:
         b = b.as(LogicalTypeAnnotation.dateType());
         break;
-      case ParquetSchema.LOGICAL_DECIMAL:
+      case SchemaCodes.LOGICAL_DECIMAL:
         b = b.as(LogicalTypeAnnotation.decimalType(c.b, c.a));
         break;
-      case ParquetSchema.LOGICAL_TIMESTAMP:
+      case SchemaCodes.LOGICAL_TIMESTAMP:
         b = b.as(LogicalTypeAnnotation.timestampType(c.b != 0,
             c.a == 0 ? LogicalTypeAnnotation.TimeUnit.MILLIS : LogicalTypeAnnotation.TimeUnit.MICROS));
         break;

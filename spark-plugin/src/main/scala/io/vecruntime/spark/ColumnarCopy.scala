@@ -63,7 +63,7 @@ object ColumnarCopy {
       case RowType.DECIMAL if precision <= 18 =>
         eachValid(r => out.setLong(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong))
       case RowType.DECIMAL =>
-        val width = io.vecruntime.parquet.ParquetSchema.decimalBytes(precision)
+        val width = out.column().typeLength()
         eachValid { r =>
           val bytes = v.getDecimal(start + r, precision, scale(dataType)).toJavaBigDecimal.unscaledValue.toByteArray
           if (bytes.length == width) out.setBytes(r, bytes)

@@ -11,7 +11,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
 
 import org.apache.spark.sql.execution.datasources.parquet.SparkToParquetSchemaConverter
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
-import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types._
 
 /**
@@ -72,43 +71,15 @@ object SparkParquetLayout {
     val sparkSchema = if (schemaString != null) SparkWriteShim.parseSchema(schemaString) else dataSchema
     val messageType = new SparkToParquetSchemaConverter(conf).convert(sparkSchema)
     val parquetSchema = toParquetSchema(messageType)
-    val timestampType = Option(conf.get(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE.key))
-      .getOrElse(SQLConf.get.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE).toString)
-    val rowTypes = sparkSchema.fields.map(f => rowType(f.name, f.dataType, timestampType))
-    val precisions = sparkSchema.fields.map(_.dataType match {
-      case d: DecimalType => d.precision
-      case _ => 0
-    })
+    // How rows fill each column follows from the Parquet type Spark chose for it; the native
+    // side decides it (timestamps as INT96, micros or millis, decimal widths) once.
+    val rowTypes = parquetSchema.rowTypes()
+    val precisions = parquetSchema.columns().asScala.map(_.decimalPrecision()).toArray
     val metadata = Seq(
       SPARK_VERSION_KEY -> org.apache.spark.SPARK_VERSION_SHORT,
       SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json))
     SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, precisions,
       writerOptions(conf, parquetSchema, metadata))
-  }
-
-  /** How a column's values are read from an UnsafeRow and converted. */
-  def rowType(name: String, t: DataType, outputTimestampType: String): RowType = t match {
-    case BooleanType => RowType.BOOLEAN
-    case ByteType => RowType.BYTE
-    case ShortType => RowType.SHORT
-    case IntegerType => RowType.INT
-    case LongType => RowType.LONG
-    case FloatType => RowType.FLOAT
-    case DoubleType => RowType.DOUBLE
-    case DateType => RowType.DATE
-    case TimestampType => outputTimestampType match {
-      case "INT96" => RowType.TIMESTAMP_INT96
-      case "TIMESTAMP_MICROS" => RowType.TIMESTAMP_MICROS
-      case "TIMESTAMP_MILLIS" => RowType.TIMESTAMP_MILLIS
-      case other => throw new IllegalArgumentException(
-        s"column '$name': unknown spark.sql.parquet.outputTimestampType '$other'")
-    }
-    case TimestampNTZType => RowType.TIMESTAMP_NTZ
-    case _: DecimalType => RowType.DECIMAL
-    case _: StringType => RowType.STRING
-    case BinaryType => RowType.BINARY
-    case other => throw new IllegalArgumentException(
-      s"column '$name': type ${other.catalogString} is not written by vecruntime")
   }
 
   /** The reason vecruntime cannot write this column, if any. */
@@ -121,53 +92,70 @@ object SparkParquetLayout {
     case other => Some(s"type ${other.catalogString} of column '${f.name}'")
   }
 
-  /** Spark's Parquet message type as the native writer's schema. */
+  /**
+   * Spark's Parquet message type as the native writer's schema, node for node: every choice
+   * (physical type, width, annotation, repetition) is Spark's converter's, copied, not made
+   * again here.
+   */
   def toParquetSchema(m: MessageType): ParquetSchema = {
     val b = ParquetSchema.builder(m.getName)
-    m.getFields.asScala.foreach { field =>
-      if (!field.isPrimitive || field.isRepetition(Type.Repetition.REPEATED)) {
-        throw new IllegalArgumentException(s"column '${field.getName}': not a flat column")
-      }
-      val p = field.asPrimitiveType()
-      val name = p.getName
-      val nullable = p.isRepetition(Type.Repetition.OPTIONAL)
-      if (p.getId != null) b.fieldId(p.getId.intValue())
-      val annotation: LogicalTypeAnnotation = p.getLogicalTypeAnnotation
-      (p.getPrimitiveTypeName, annotation) match {
-        case (PrimitiveTypeName.BOOLEAN, null) => b.booleanColumn(name, nullable)
-        case (PrimitiveTypeName.INT32, null) => b.int32Column(name, nullable)
-        case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 8 =>
-          b.int8Column(name, nullable)
-        case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 16 =>
-          b.int16Column(name, nullable)
-        case (PrimitiveTypeName.INT32, _: DateLogicalTypeAnnotation) => b.dateColumn(name, nullable)
-        case (PrimitiveTypeName.INT64, null) => b.int64Column(name, nullable)
-        case (PrimitiveTypeName.INT64, t: TimestampLogicalTypeAnnotation)
-            if t.getUnit != TimeUnit.NANOS =>
-          b.timestampColumn(name,
-            if (t.getUnit == TimeUnit.MILLIS) ParquetSchema.TimeUnit.MILLIS else ParquetSchema.TimeUnit.MICROS,
-            t.isAdjustedToUTC, nullable)
-        case (physical, d: DecimalLogicalTypeAnnotation) =>
-          b.decimalColumn(name, d.getPrecision, d.getScale, nullable)
-          val built = b.build()
-          val ours = built.column(built.size() - 1)
-          if (ours.physicalType().name() != physical.name() ||
-              (physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && ours.typeLength() != p.getTypeLength)) {
-            throw new IllegalArgumentException(s"column '$name': decimal stored as $physical " +
-              s"(length ${p.getTypeLength}) is not the standard layout")
-          }
-        case (PrimitiveTypeName.FLOAT, null) => b.floatColumn(name, nullable)
-        case (PrimitiveTypeName.DOUBLE, null) => b.doubleColumn(name, nullable)
-        case (PrimitiveTypeName.BINARY, _: StringLogicalTypeAnnotation) => b.stringColumn(name, nullable)
-        case (PrimitiveTypeName.BINARY, null) => b.binaryColumn(name, nullable)
-        case (PrimitiveTypeName.INT96, null) => b.int96Column(name, nullable)
-        case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, null) =>
-          b.fixedBinaryColumn(name, p.getTypeLength, nullable)
-        case (physical, a) =>
-          throw new IllegalArgumentException(s"column '$name': $physical annotated $a is not supported")
-      }
-    }
+    m.getFields.asScala.foreach(addNode(b, _))
     b.build()
+  }
+
+  private def repetition(t: Type): ParquetSchema.Repetition = t.getRepetition match {
+    case Type.Repetition.REQUIRED => ParquetSchema.Repetition.REQUIRED
+    case Type.Repetition.OPTIONAL => ParquetSchema.Repetition.OPTIONAL
+    case Type.Repetition.REPEATED => ParquetSchema.Repetition.REPEATED
+  }
+
+  private def addNode(b: ParquetSchema.Builder, field: Type): Unit = {
+    val name = field.getName
+    if (field.getId != null) b.fieldId(field.getId.intValue())
+    if (!field.isPrimitive) {
+      val annotation = field.getLogicalTypeAnnotation match {
+        case null => null
+        case _: ListLogicalTypeAnnotation => ParquetSchema.GroupType.LIST
+        case _: MapLogicalTypeAnnotation => ParquetSchema.GroupType.MAP
+        case _: MapKeyValueTypeAnnotation => ParquetSchema.GroupType.MAP_KEY_VALUE
+        case a => throw new IllegalArgumentException(s"group '$name' annotated $a is not supported")
+      }
+      b.group(name, repetition(field), annotation)
+      field.asGroupType().getFields.asScala.foreach(addNode(b, _))
+      b.endGroup()
+      return
+    }
+    val p = field.asPrimitiveType()
+    b.repetition(repetition(p))
+    val nullable = p.isRepetition(Type.Repetition.OPTIONAL)
+    (p.getPrimitiveTypeName, p.getLogicalTypeAnnotation) match {
+      case (PrimitiveTypeName.BOOLEAN, null) => b.booleanColumn(name, nullable)
+      case (PrimitiveTypeName.INT32, null) => b.int32Column(name, nullable)
+      case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 8 =>
+        b.int8Column(name, nullable)
+      case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 16 =>
+        b.int16Column(name, nullable)
+      case (PrimitiveTypeName.INT32, _: DateLogicalTypeAnnotation) => b.dateColumn(name, nullable)
+      case (PrimitiveTypeName.INT64, null) => b.int64Column(name, nullable)
+      case (PrimitiveTypeName.INT64, t: TimestampLogicalTypeAnnotation)
+          if t.getUnit != TimeUnit.NANOS =>
+        b.timestampColumn(name,
+          if (t.getUnit == TimeUnit.MILLIS) ParquetSchema.TimeUnit.MILLIS else ParquetSchema.TimeUnit.MICROS,
+          t.isAdjustedToUTC, nullable)
+      case (physical @ (PrimitiveTypeName.INT32 | PrimitiveTypeName.INT64 |
+          PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY), d: DecimalLogicalTypeAnnotation) =>
+        b.decimalColumn(name, d.getPrecision, d.getScale,
+          ParquetSchema.PhysicalType.valueOf(physical.name()), p.getTypeLength, nullable)
+      case (PrimitiveTypeName.FLOAT, null) => b.floatColumn(name, nullable)
+      case (PrimitiveTypeName.DOUBLE, null) => b.doubleColumn(name, nullable)
+      case (PrimitiveTypeName.BINARY, _: StringLogicalTypeAnnotation) => b.stringColumn(name, nullable)
+      case (PrimitiveTypeName.BINARY, null) => b.binaryColumn(name, nullable)
+      case (PrimitiveTypeName.INT96, null) => b.int96Column(name, nullable)
+      case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, null) =>
+        b.fixedBinaryColumn(name, p.getTypeLength, nullable)
+      case (physical, a) =>
+        throw new IllegalArgumentException(s"column '$name': $physical annotated $a is not supported")
+    }
   }
 
   /**

@@ -101,7 +101,7 @@ class VectorParquetOutputWriter(
     val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
-    writer.configureRows(layout.rowTypes, layout.decimalPrecisions)
+    writer.configureRows()
     batch = new RowBatch(batchRows, initialBatchBytes)
     accountMemory()
     buffers.foreach(_.register(this))

@@ -8,6 +8,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import org.apache.spark.sql.execution.RowToColumnConverter
 import org.apache.spark.sql.execution.vectorized.{OffHeapColumnVector, WritableColumnVector}
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 /**
@@ -29,11 +30,14 @@ object RowPathBenchmark {
     val schema = df.schema
     val rows: Array[UnsafeRow] = df.queryExecution.toRdd.map(_.asInstanceOf[UnsafeRow].copy()).collect()
     val batchRows = 4096
-    val types = schema.fields.map(f => SparkParquetLayout.rowType(f.name, f.dataType, "INT96"))
-    val precisions = schema.fields.map(_.dataType match {
-      case d: org.apache.spark.sql.types.DecimalType => d.precision
-      case _ => 0
-    })
+    // Spark's converter settings of the write (INT96 timestamps, Spark's default).
+    val conf = new org.apache.hadoop.conf.Configuration()
+    conf.set(SQLConf.PARQUET_WRITE_LEGACY_FORMAT.key, "false")
+    conf.set(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE.key, "INT96")
+    conf.set(SQLConf.PARQUET_FIELD_ID_WRITE_ENABLED.key, "false")
+    val layout = SparkParquetLayout(conf, schema)
+    val types = layout.rowTypes
+    val precisions = layout.decimalPrecisions
     val batch = new RowBatch(batchRows, 4 << 20)
     val vectors: Array[WritableColumnVector] =
       OffHeapColumnVector.allocateColumns(batchRows, schema).map(v => v: WritableColumnVector)

@@ -1,0 +1,58 @@
+package io.vecruntime.parquet;
+
+/**
+ * The codes of the schema spec that {@link ParquetSchema#spec} sends across JNI; they mirror
+ * native/jni's {@code schema_spec} constants name for name (SchemaCodesTest checks every one
+ * against the native library). Bump {@link #VERSION} with any change to the layout.
+ */
+final class SchemaCodes {
+  private SchemaCodes() {}
+
+  static final int VERSION = 1;
+  static final int INTS_PER_NODE = 10;
+
+  static final int KIND_LEAF = 1;
+  static final int KIND_GROUP = 2;
+
+  static final int REPETITION_REQUIRED = 0;
+  static final int REPETITION_OPTIONAL = 1;
+  static final int REPETITION_REPEATED = 2;
+
+  static final int PHYSICAL_BOOLEAN = 0;
+  static final int PHYSICAL_INT32 = 1;
+  static final int PHYSICAL_INT64 = 2;
+  static final int PHYSICAL_INT96 = 3;
+  static final int PHYSICAL_FLOAT = 4;
+  static final int PHYSICAL_DOUBLE = 5;
+  static final int PHYSICAL_BYTE_ARRAY = 6;
+  static final int PHYSICAL_FIXED_LEN_BYTE_ARRAY = 7;
+
+  static final int LOGICAL_NONE = 0;
+  static final int LOGICAL_STRING = 1;
+  static final int LOGICAL_INT = 2;
+  static final int LOGICAL_DATE = 3;
+  static final int LOGICAL_DECIMAL = 4;
+  static final int LOGICAL_TIMESTAMP = 5;
+  static final int LOGICAL_LIST = 10;
+  static final int LOGICAL_MAP = 11;
+  static final int LOGICAL_MAP_KEY_VALUE = 12;
+
+  static final int UNIT_MILLIS = 0;
+  static final int UNIT_MICROS = 1;
+
+  static final int ROW_BOOLEAN = 0;
+  static final int ROW_BYTE = 1;
+  static final int ROW_SHORT = 2;
+  static final int ROW_INT = 3;
+  static final int ROW_LONG = 4;
+  static final int ROW_FLOAT = 5;
+  static final int ROW_DOUBLE = 6;
+  static final int ROW_DATE = 7;
+  static final int ROW_TIMESTAMP_INT96 = 8;
+  static final int ROW_TIMESTAMP_MICROS = 9;
+  static final int ROW_TIMESTAMP_MILLIS = 10;
+  static final int ROW_TIMESTAMP_NTZ = 11;
+  static final int ROW_DECIMAL = 12;
+  static final int ROW_STRING = 13;
+  static final int ROW_BINARY = 14;
+}
