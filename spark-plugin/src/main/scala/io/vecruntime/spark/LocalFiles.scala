@@ -11,6 +11,8 @@ import org.apache.hadoop.fs.{FileSystem, FSDataOutputStream, LocalFileSystem, Pa
 import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.io.nativeio.NativeIO
 
+import org.apache.spark.{TaskContext, TaskKilledException}
+
 /**
  * Creates data files on Hadoop's local file system without starting a process per file.
  *
@@ -25,8 +27,15 @@ import org.apache.hadoop.io.nativeio.NativeIO
 object LocalFiles {
   private val cached = new ThreadLocal[(Configuration, URI, FileSystem)]
 
-  /** `fs.create(file, false, bufferSize)`, without a `chmod` process on the local file system. */
+  /**
+   * `fs.create(file, false, bufferSize)`, without a `chmod` process on the local file system.
+   * A killed task creates no more files: one created after the job's abort removed
+   * `_temporary` would bring the tree back.
+   */
   def create(fs: FileSystem, file: Path, bufferSize: Int): FSDataOutputStream = {
+    if (Option(TaskContext.get()).exists(_.isInterrupted())) {
+      throw new TaskKilledException("the task was killed before it created " + file)
+    }
     val target = if (fs.getClass == classOf[LocalFileSystem] && !NativeIO.isAvailable) {
       chmodFree(fs.getConf, fs.getUri)
     } else {
