@@ -17,9 +17,7 @@ use jni::sys::{jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
 use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
-use vecruntime_parquet::{
-    Batch, Field, FileWriter, PhysicalType, Schema, WriterOptions, CREATED_BY,
-};
+use vecruntime_parquet::{Batch, Field, FileWriter, PhysicalType, WriterOptions, CREATED_BY};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
     if arr.is_null() {
@@ -228,27 +226,9 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_write<'l>(
     })
 }
 
-/// The row type each leaf of a schema is read as (`SparkType::of_column`). A leaf no row type
-/// reads is an error naming it.
-fn leaf_row_types(schema: &Schema) -> JniResult<Vec<SparkType>> {
-    schema
-        .columns()
-        .iter()
-        .map(|c| {
-            SparkType::of_column(c).ok_or_else(|| {
-                argument(format!(
-                    "column '{}': rows are not read into a {} {:?} column",
-                    c.name,
-                    c.physical.name(),
-                    c.logical
-                ))
-            })
-        })
-        .collect()
-}
-
-/// The row types of a schema's columns (see `leaf_row_types`), asked for by the JVM instead of
-/// working them out from Spark's types again: `[code, precision]` per column.
+/// The row types of a schema's columns (`SparkType::of_column`), asked for by the JVM instead of
+/// working them out from Spark's types again: `[code, precision]` per column, `[-1, 0]` for a
+/// leaf of a nested field (read by the row kernel's shredder, not by type).
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
     mut env: JNIEnv<'l>,
@@ -265,17 +245,23 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
         let names = strings(env, &names, "column names")?;
         let spec = ints(env, &spec)?;
         let schema = schema_spec::decode(root, names, &spec)?;
-        let codes: Vec<i32> = leaf_row_types(&schema)?
-            .into_iter()
-            .flat_map(SparkType::code)
-            .collect();
+        // Checks that rows can fill every column, naming the first that cannot.
+        RowTransposer::for_schema(&schema).map_err(argument)?;
+        let mut codes = Vec::new();
+        for c in schema.columns() {
+            let top_level_leaf = c.path.len() == 1 && c.is_flat();
+            match SparkType::of_column(c).filter(|_| top_level_leaf) {
+                Some(t) => codes.extend(t.code()),
+                None => codes.extend([-1, 0]),
+            }
+        }
         let out = env.new_int_array(codes.len() as i32)?;
         env.set_int_array_region(&out, 0, &codes)?;
         Ok(out.into_raw())
     })
 }
 
-/// Prepares the writer for `writeRows`: each column is read as its Parquet type says.
+/// Prepares the writer for `writeRows`: each field of the rows is read as its Parquet node says.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
     mut env: JNIEnv<'l>,
@@ -284,10 +270,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
 ) {
     entry(&mut env, (), |_| {
         session::with(handle, |s| {
-            let schema = s.writer.schema();
-            let types = leaf_row_types(schema)?;
-            let names = schema.columns().iter().map(|c| c.name.clone()).collect();
-            s.rows = Some(RowTransposer::new(names, types));
+            let rows = RowTransposer::for_schema(s.writer.schema()).map_err(argument)?;
+            s.rows = Some(rows);
             Ok(())
         })
     })

@@ -99,6 +99,10 @@ pub const CODES: &[(&str, i32)] = &[
     ("ROW_DECIMAL", SparkType::Decimal { precision: 1 }.code()[0]),
     ("ROW_STRING", SparkType::String.code()[0]),
     ("ROW_BINARY", SparkType::Binary.code()[0]),
+    (
+        "ROW_LEGACY_DECIMAL",
+        SparkType::LegacyDecimal { precision: 1 }.code()[0],
+    ),
 ];
 
 pub fn decode(root: String, names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {

@@ -10,10 +10,12 @@
 //! `rows[offsets[i]..offsets[i + 1]]`). Every offset and size is checked against the row it is
 //! read from; a malformed row is an error naming the column and the row.
 
+use crate::nested::{shred, Container, LeafBuf, Shape};
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
 use vecruntime_parquet::{
-    Batch, ColumnData, ColumnDescriptor, ColumnView, Error, LogicalType, PhysicalType, TimeUnit,
+    Batch, ColumnData, ColumnDescriptor, ColumnView, Error, LogicalType, Node, PhysicalType,
+    Schema, TimeUnit,
 };
 
 /// Spark's flat types as they are written (the output timestamp type already chosen).
@@ -36,6 +38,11 @@ pub enum SparkType {
     /// TimestampNTZType: INT64 micros.
     TimestampNtz,
     Decimal {
+        precision: u32,
+    },
+    /// A decimal of at most 18 digits in `writeLegacyFormat`'s FIXED_LEN_BYTE_ARRAY of the
+    /// minimal width: the unscaled long's low bytes, big-endian.
+    LegacyDecimal {
         precision: u32,
     },
     String,
@@ -75,12 +82,18 @@ impl SparkType {
                 (TimeUnit::Millis, false) => return None,
             },
             (physical, Some(LogicalType::Decimal { precision, .. })) => {
-                // Only the standard layout: the physical type the kernel writes for it.
+                // The standard layout, or the legacy one: the minimal FIXED_LEN_BYTE_ARRAY.
                 let standard = vecruntime_parquet::Field::decimal("", precision, 0, true).physical;
-                if physical != standard || precision > 38 {
+                let legacy = P::FixedLenByteArray(decimal_min_bytes(precision));
+                if precision > 38 {
+                    return None;
+                } else if physical == standard {
+                    SparkType::Decimal { precision }
+                } else if physical == legacy && precision <= 18 {
+                    SparkType::LegacyDecimal { precision }
+                } else {
                     return None;
                 }
-                SparkType::Decimal { precision }
             }
             (P::ByteArray, Some(LogicalType::String)) => SparkType::String,
             (P::ByteArray, None) => SparkType::Binary,
@@ -104,6 +117,7 @@ impl SparkType {
             SparkType::TimestampMillis => 10,
             SparkType::TimestampNtz => 11,
             SparkType::Decimal { precision } => return [12, precision as i32],
+            SparkType::LegacyDecimal { precision } => return [15, precision as i32],
             SparkType::String => 13,
             SparkType::Binary => 14,
         };
@@ -128,10 +142,25 @@ impl SparkType {
             12 if (1..=38).contains(&precision) => SparkType::Decimal {
                 precision: precision as u32,
             },
+            15 if (1..=18).contains(&precision) => SparkType::LegacyDecimal {
+                precision: precision as u32,
+            },
             13 => SparkType::String,
             14 => SparkType::Binary,
             _ => return None,
         })
+    }
+}
+
+/// The row type of leaf `leaf` of a shape.
+fn shape_leaf_type(shape: &Shape, leaf: usize) -> Option<SparkType> {
+    match shape {
+        Shape::Leaf { leaf: l, ty, .. } => (*l == leaf).then_some(*ty),
+        Shape::Struct { fields, .. } => fields.iter().find_map(|f| shape_leaf_type(f, leaf)),
+        Shape::List { element, .. } => shape_leaf_type(element, leaf),
+        Shape::Map { key, value, .. } => {
+            shape_leaf_type(key, leaf).or_else(|| shape_leaf_type(value, leaf))
+        }
     }
 }
 
@@ -186,11 +215,27 @@ struct ColumnBuf {
     offsets: Vec<i32>,
 }
 
+/// Where a leaf column of the output batch comes from.
+enum Out {
+    /// A flat field: `cols[i]`.
+    Flat(usize),
+    /// A leaf of a nested field: `leaves[i]`.
+    Leaf(usize),
+}
+
 /// Turns UnsafeRow batches of one schema into writer batches.
 pub struct RowTransposer {
+    /// Flat fields: name, type, buffers and the field's position in the row.
     names: Vec<String>,
     types: Vec<SparkType>,
     cols: Vec<ColumnBuf>,
+    slots: Vec<usize>,
+    /// Fields of the row (flat and nested).
+    num_fields: usize,
+    /// Nested fields: position in the row and shape; their leaves' buffers.
+    nested: Vec<(usize, Shape)>,
+    leaves: Vec<LeafBuf>,
+    out: Vec<Out>,
     /// Start of each row of the current batch, checked.
     starts: Vec<usize>,
     /// Per null-bitset word of a 64-row chunk: its null bits transposed, entry `c` holding
@@ -199,19 +244,76 @@ pub struct RowTransposer {
 }
 
 impl RowTransposer {
+    /// A transposer of flat rows: one field per column.
     pub fn new(names: Vec<String>, types: Vec<SparkType>) -> Self {
         let cols = types.iter().map(|_| ColumnBuf::default()).collect();
+        let n = types.len();
         RowTransposer {
             names,
             types,
             cols,
+            slots: (0..n).collect(),
+            num_fields: n,
+            nested: Vec::new(),
+            leaves: Vec::new(),
+            out: (0..n).map(Out::Flat).collect(),
             starts: Vec::new(),
             null_columns: Vec::new(),
         }
     }
 
+    /// A transposer for rows of Spark's schema written as `schema`: each field of the rows is
+    /// read as its Parquet node says (a flat leaf, or a struct, list or map shredded into its
+    /// leaves). The error names a column no Spark type is written as.
+    pub fn for_schema(schema: &Schema) -> std::result::Result<Self, String> {
+        let mut t = RowTransposer::new(Vec::new(), Vec::new());
+        t.out.clear();
+        t.slots.clear();
+        let columns = schema.columns();
+        let mut next = 0;
+        for (field, node) in schema.fields.iter().enumerate() {
+            let first = next;
+            match node {
+                Node::Leaf(_) => {
+                    let c = &columns[next];
+                    let ty = SparkType::of_column(c).ok_or_else(|| {
+                        format!(
+                            "column '{}': rows are not read into a {} {:?} column",
+                            c.name,
+                            c.physical.name(),
+                            c.logical
+                        )
+                    })?;
+                    next += 1;
+                    t.out.push(Out::Flat(t.types.len()));
+                    t.names.push(c.name.clone());
+                    t.types.push(ty);
+                    t.cols.push(ColumnBuf::default());
+                    t.slots.push(field);
+                    t.leaves.push(LeafBuf::default());
+                }
+                Node::Group(_) => {
+                    let shape = Shape::of(node, &mut next).ok_or_else(|| {
+                        format!(
+                            "column '{}': not a layout of Spark's structs, arrays and maps",
+                            node.name()
+                        )
+                    })?;
+                    for (leaf, c) in columns.iter().enumerate().take(next).skip(first) {
+                        let ty = shape_leaf_type(&shape, leaf).expect("leaf of the shape");
+                        t.leaves.push(LeafBuf::new(c.name.clone(), ty));
+                        t.out.push(Out::Leaf(leaf));
+                    }
+                    t.nested.push((field, shape));
+                }
+            }
+        }
+        t.num_fields = schema.fields.len();
+        Ok(t)
+    }
+
     pub fn num_fields(&self) -> usize {
-        self.types.len()
+        self.num_fields
     }
 
     /// Bytes held by the reusable column buffers.
@@ -224,21 +326,30 @@ impl RowTransposer {
                     + 4 * (c.i32s.capacity() + c.f32s.capacity() + c.offsets.capacity())
                     + 8 * (c.i64s.capacity() + c.f64s.capacity())
             })
-            .sum()
+            .sum::<usize>()
+            + self
+                .leaves
+                .iter()
+                .map(LeafBuf::capacity_bytes)
+                .sum::<usize>()
     }
 
     /// Reads `offsets.len() - 1` rows from `rows` into the column buffers and returns the batch
     /// viewing them.
     pub fn transpose(&mut self, rows: &[u8], offsets: &[i32]) -> Result<Batch<'_>> {
         let n = offsets.len().saturating_sub(1);
-        let nf = self.types.len();
+        let nf = self.num_fields;
         let bitset = nf.div_ceil(64) * 8;
         let fixed = bitset + 8 * nf;
         // Every row is checked once here; the column loops below then read its fixed part freely.
         self.starts.clear();
         for r in 0..n {
             let (start, end) = (offsets[r], offsets[r + 1]);
-            let first = self.names.first().map_or("", String::as_str);
+            let first = self
+                .names
+                .first()
+                .or(self.leaves.first().map(|l| &l.name))
+                .map_or("", String::as_str);
             if start < 0 || end < start || end as usize > rows.len() {
                 return Err(row_error(
                     first,
@@ -291,8 +402,9 @@ impl RowTransposer {
             }
             for (ci, &t) in self.types.iter().enumerate() {
                 let col = &mut self.cols[ci];
-                let so = bitset + 8 * ci;
-                let valid = !self.null_columns[ci >> 6][ci & 63] & full;
+                let field = self.slots[ci];
+                let so = bitset + 8 * field;
+                let valid = !self.null_columns[field >> 6][field & 63] & full;
                 let slot =
                     |at: usize| u64::from_le_bytes(rows[at + so..at + so + 8].try_into().unwrap());
                 // Fixed-width values are gathered whatever the validity (a null's slot is zero).
@@ -344,6 +456,17 @@ impl RowTransposer {
                             }
                         }
                     }
+                    SparkType::LegacyDecimal { precision } => {
+                        let width = decimal_min_bytes(precision);
+                        for (k, &at) in starts.iter().enumerate() {
+                            if valid >> k & 1 == 1 {
+                                let r = base + k;
+                                let be = slot(at).to_be_bytes();
+                                col.values[width * r..width * (r + 1)]
+                                    .copy_from_slice(&be[8 - width..]);
+                            }
+                        }
+                    }
                     SparkType::Decimal { precision } => {
                         let width = decimal_min_bytes(precision);
                         for (k, &at) in starts.iter().enumerate() {
@@ -391,42 +514,62 @@ impl RowTransposer {
                 col.has_null |= valid != full;
             }
         }
+        // Nested fields, row by row: each value shredded into its leaves' levels and values.
+        for l in &mut self.leaves {
+            l.clear();
+        }
+        for (r, &at) in self.starts.iter().enumerate() {
+            let end = offsets[r + 1] as usize;
+            for (field, shape) in &self.nested {
+                let row = Container::row(&rows[at..end], nf, "", r)?;
+                shred(shape, Some((&row, *field)), 0, 0, &mut self.leaves, r)?;
+            }
+        }
+        let flat: Vec<ColumnView> =
+            self.cols
+                .iter()
+                .zip(&self.types)
+                .map(|(c, t)| {
+                    let data = match t {
+                        SparkType::Boolean => ColumnData::Boolean(&c.values),
+                        SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
+                            ColumnData::Int32(&c.i32s)
+                        }
+                        SparkType::Decimal { precision } if *precision <= 9 => {
+                            ColumnData::Int32(&c.i32s)
+                        }
+                        SparkType::Long
+                        | SparkType::TimestampMicros
+                        | SparkType::TimestampMillis
+                        | SparkType::TimestampNtz => ColumnData::Int64(&c.i64s),
+                        SparkType::Decimal { precision } if *precision <= 18 => {
+                            ColumnData::Int64(&c.i64s)
+                        }
+                        SparkType::Decimal { precision }
+                        | SparkType::LegacyDecimal { precision } => ColumnData::FixedBinary {
+                            width: decimal_min_bytes(*precision),
+                            data: &c.values,
+                        },
+                        SparkType::TimestampInt96 => ColumnData::FixedBinary {
+                            width: 12,
+                            data: &c.values,
+                        },
+                        SparkType::Float => ColumnData::Float(&c.f32s),
+                        SparkType::Double => ColumnData::Double(&c.f64s),
+                        SparkType::String | SparkType::Binary => ColumnData::Binary {
+                            offsets: &c.offsets,
+                            data: &c.values,
+                        },
+                    };
+                    ColumnView::new(data).with_validity(c.has_null.then_some(c.validity.as_slice()))
+                })
+                .collect();
         let columns = self
-            .cols
+            .out
             .iter()
-            .zip(&self.types)
-            .map(|(c, t)| {
-                let data = match t {
-                    SparkType::Boolean => ColumnData::Boolean(&c.values),
-                    SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
-                        ColumnData::Int32(&c.i32s)
-                    }
-                    SparkType::Decimal { precision } if *precision <= 9 => {
-                        ColumnData::Int32(&c.i32s)
-                    }
-                    SparkType::Long
-                    | SparkType::TimestampMicros
-                    | SparkType::TimestampMillis
-                    | SparkType::TimestampNtz => ColumnData::Int64(&c.i64s),
-                    SparkType::Decimal { precision } if *precision <= 18 => {
-                        ColumnData::Int64(&c.i64s)
-                    }
-                    SparkType::Decimal { precision } => ColumnData::FixedBinary {
-                        width: decimal_min_bytes(*precision),
-                        data: &c.values,
-                    },
-                    SparkType::TimestampInt96 => ColumnData::FixedBinary {
-                        width: 12,
-                        data: &c.values,
-                    },
-                    SparkType::Float => ColumnData::Float(&c.f32s),
-                    SparkType::Double => ColumnData::Double(&c.f64s),
-                    SparkType::String | SparkType::Binary => ColumnData::Binary {
-                        offsets: &c.offsets,
-                        data: &c.values,
-                    },
-                };
-                ColumnView::new(data).with_validity(c.has_null.then_some(c.validity.as_slice()))
+            .map(|o| match o {
+                Out::Flat(i) => flat[*i],
+                Out::Leaf(i) => self.leaves[*i].view(),
             })
             .collect();
         Ok(Batch {
@@ -460,7 +603,7 @@ impl ColumnBuf {
             | SparkType::TimestampMillis
             | SparkType::TimestampNtz => self.i64s.reserve(n),
             SparkType::Decimal { precision } if precision <= 18 => self.i64s.reserve(n),
-            SparkType::Decimal { precision } => {
+            SparkType::Decimal { precision } | SparkType::LegacyDecimal { precision } => {
                 self.values.resize(n * decimal_min_bytes(precision), 0)
             }
             SparkType::TimestampInt96 => self.values.resize(12 * n, 0),
@@ -616,8 +759,18 @@ mod tests {
                 Some(SparkType::Decimal { precision: 38 }),
             ),
             (
-                // writeLegacyFormat's decimal(9): a FIXED_LEN_BYTE_ARRAY(4), not read by the kernel.
+                // writeLegacyFormat's decimal(9): a FIXED_LEN_BYTE_ARRAY(4).
                 Field::new("a", PhysicalType::FixedLenByteArray(4), true).with_logical(
+                    LogicalType::Decimal {
+                        precision: 9,
+                        scale: 2,
+                    },
+                ),
+                Some(SparkType::LegacyDecimal { precision: 9 }),
+            ),
+            (
+                // Neither layout: decimal(9) in 5 bytes.
+                Field::new("a", PhysicalType::FixedLenByteArray(5), true).with_logical(
                     LogicalType::Decimal {
                         precision: 9,
                         scale: 2,

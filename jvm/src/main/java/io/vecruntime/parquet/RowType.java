@@ -25,7 +25,9 @@ public enum RowType {
   /** Needs a precision: {@link #codes}. */
   DECIMAL(SchemaCodes.ROW_DECIMAL),
   STRING(SchemaCodes.ROW_STRING),
-  BINARY(SchemaCodes.ROW_BINARY);
+  BINARY(SchemaCodes.ROW_BINARY),
+  /** A decimal of up to 18 digits in writeLegacyFormat's FIXED_LEN_BYTE_ARRAY; needs a precision. */
+  LEGACY_DECIMAL(SchemaCodes.ROW_LEGACY_DECIMAL);
 
   final int code;
 
@@ -47,7 +49,7 @@ public enum RowType {
     int[] out = new int[2 * types.length];
     for (int i = 0; i < types.length; i++) {
       out[2 * i] = types[i].code;
-      out[2 * i + 1] = types[i] == DECIMAL ? decimalPrecisions[i] : 0;
+      out[2 * i + 1] = types[i] == DECIMAL || types[i] == LEGACY_DECIMAL ? decimalPrecisions[i] : 0;
     }
     return out;
   }

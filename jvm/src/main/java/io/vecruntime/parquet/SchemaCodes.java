@@ -55,4 +55,5 @@ final class SchemaCodes {
   static final int ROW_DECIMAL = 12;
   static final int ROW_STRING = 13;
   static final int ROW_BINARY = 14;
+  static final int ROW_LEGACY_DECIMAL = 15;
 }

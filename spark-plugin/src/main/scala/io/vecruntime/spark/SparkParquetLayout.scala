@@ -82,14 +82,34 @@ object SparkParquetLayout {
       writerOptions(conf, parquetSchema, metadata))
   }
 
-  /** The reason vecruntime cannot write this column, if any. */
-  def unsupported(f: StructField): Option[String] = f.dataType match {
+  /** The reason vecruntime cannot write this column, if any (a type at any depth). */
+  def unsupported(f: StructField): Option[String] = unsupported(f.name, f.dataType)
+
+  private def unsupported(path: String, t: DataType): Option[String] = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
         BinaryType => None
-    case _: StructType | _: ArrayType | _: MapType =>
-      Some(s"nested type ${f.dataType.catalogString} in column '${f.name}'")
-    case other => Some(s"type ${other.catalogString} of column '${f.name}'")
+    case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
+    case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
+      .find(_ => true)
+    case a: ArrayType => unsupported(s"$path.element", a.elementType)
+    case m: MapType =>
+      unsupported(s"$path.key", m.keyType).orElse(unsupported(s"$path.value", m.valueType))
+    case other => Some(s"type ${other.catalogString} of column '$path'")
+  }
+
+  /** Whether `t` is or holds a value of a type `p` picks. */
+  def holds(t: DataType)(p: DataType => Boolean): Boolean = p(t) || (t match {
+    case s: StructType => s.fields.exists(f => holds(f.dataType)(p))
+    case a: ArrayType => holds(a.elementType)(p)
+    case m: MapType => holds(m.keyType)(p) || holds(m.valueType)(p)
+    case _ => false
+  })
+
+  /** A struct, array or map. */
+  def nested(t: DataType): Boolean = t match {
+    case _: StructType | _: ArrayType | _: MapType => true
+    case _ => false
   }
 
   /**

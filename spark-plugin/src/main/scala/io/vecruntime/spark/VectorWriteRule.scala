@@ -47,8 +47,11 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
             // ColumnarToRowExec.
+            // Nested columns, and writeLegacyFormat's decimals, are converted from rows only.
+            val rowsOnly = w.child.output.exists(a => SparkParquetLayout.nested(a.dataType)) ||
+              conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT)
             val (input, columnar) = w.child match {
-              case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) => (c, true)
+              case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) && !rowsOnly => (c, true)
               case other => (other, false)
             }
             VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
@@ -67,8 +70,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
     def setting(key: String): Option[String] =
       w.options.find(_._1.equalsIgnoreCase(key)).map(_._2).orElse(Option(hadoopConf.get(key)))
     val fields = w.child.output.map(a => StructField(a.name, a.dataType, a.nullable))
-    val hasDates = fields.exists(f => f.dataType == DateType || f.dataType == TimestampType)
-    val hasInt96 = fields.exists(_.dataType == TimestampType) &&
+    def anyField(p: DataType => Boolean) = fields.exists(f => SparkParquetLayout.holds(f.dataType)(p))
+    val hasDates = anyField(t => t == DateType || t == TimestampType)
+    val hasInt96 = anyField(_ == TimestampType) &&
       conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
     lazy val codec = new ParquetOptions(w.options, conf).compressionCodecClassName
     val writerVersion = setting("parquet.writer.version").map(_.trim.toUpperCase(Locale.ROOT))
@@ -82,9 +86,6 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       () => if (fields.exists(_.name.isEmpty)) Some("a column with an empty name") else None,
       () => if (writerVersion.exists(v => v == "V1" || v == "PARQUET_1_0")) {
         Some("parquet.writer.version=v1 asked for")
-      } else None,
-      () => if (conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT)) {
-        Some("spark.sql.parquet.writeLegacyFormat=true")
       } else None,
       () => {
         val mode = conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE).toString
@@ -100,7 +101,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       },
       () => encryption.map(k => s"Parquet modular encryption ($k)"),
       () => codec match {
-        case "UNCOMPRESSED" if fields.exists(f => byteValues(f.dataType, hasInt96)) =>
+        case "UNCOMPRESSED" if anyField(byteValues(_, hasInt96)) =>
           Some(UncompressedReason)
         case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
         case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")

@@ -44,25 +44,21 @@ class FallbackSuite extends VecRuntimeSparkSession {
     finally hadoopConf.unset("parquet.writer.version")
   }
 
-  test("nested types") {
-    assertFallback("nested type struct<a:bigint> in column 'st'")(dir =>
-      df.selectExpr("id", "named_struct('a', id) as st").write.parquet(dir))
-    assertFallback("nested type array<bigint> in column 'arr'")(dir =>
-      df.selectExpr("array(id) as arr").write.parquet(dir))
-    assertFallback("nested type map<bigint,string> in column 'm'")(dir =>
-      df.selectExpr("map(id, s) as m").write.parquet(dir))
+  test("a type vecruntime lacks, at any depth, named by its path") {
+    withConf("spark.sql.timeType.enabled" -> "true") {
+      assertFallback("type time(6) of column 't'")(dir =>
+        df.selectExpr("id", "time'12:34:56' as t").write.parquet(dir))
+      assertFallback("type time(6) of column 'st.arr.element'")(dir =>
+        df.selectExpr("id", "named_struct('arr', array(time'12:34:56')) as st").write.parquet(dir))
+      assertFallback("type time(6) of column 'm.value'")(dir =>
+        df.selectExpr("map(id, time'12:34:56') as m").write.parquet(dir))
+    }
   }
 
   test("a column with an empty name: Spark's writer writes it") {
     assertFallback("a column with an empty name")(d =>
       df.select(org.apache.spark.sql.functions.col("id").as(""), org.apache.spark.sql.functions.col("s"))
         .write.parquet(d))
-  }
-
-  test("writeLegacyFormat") {
-    withConf("spark.sql.parquet.writeLegacyFormat" -> "true") {
-      assertFallback("spark.sql.parquet.writeLegacyFormat=true")(dir => df.write.parquet(dir))
-    }
   }
 
   test("LEGACY and EXCEPTION rebase modes") {

@@ -78,6 +78,49 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     plans.synchronized(plans.toList)
   }
 
+  /** Writes `df` with both writers and checks everything readers see is the same. */
+  def compareWriters(
+      name: String,
+      write: (DataFrame, String) => Unit = (df, dir) => df.write.parquet(dir))(df: DataFrame): (String, String) = {
+    val ours = newDir(s"$name-ours")
+    val theirs = newDir(s"$name-spark")
+    val ourPlan = planOf(write(df, ours))
+    assert(usesVecRuntime(ourPlan), s"vecruntime did not take the write:\n$ourPlan")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      val plan = planOf(write(df, theirs))
+      assert(!usesVecRuntime(plan), s"vecruntime took a write while switched off:\n$plan")
+    }
+    assertSameOutput(ours, theirs)
+    (ours, theirs)
+  }
+
+  def assertSameOutput(ours: String, theirs: String): Unit = {
+    val of = dataFiles(ours)
+    val tf = dataFiles(theirs)
+    assert(of.nonEmpty)
+    assert(new File(ours, "_SUCCESS").exists())
+    assert(spark.read.parquet(ours).schema == spark.read.parquet(theirs).schema, "Spark schema")
+    val diffs = for (vectorized <- Seq(false, true)) yield {
+      firstDifference(readBack(ours, vectorized), readBack(theirs, vectorized))
+        .map(d => s"vectorized=$vectorized: $d")
+    }
+    if (diffs.exists(_.isDefined)) fail("rows differ, ours against Spark's: " + diffs.flatten.mkString("; "))
+    def normalized(f: File) = f.getName.replaceAll("part-(\\d+)-.*-(c\\d+)", "part-$1-$2")
+    def rows(f: File) = footer(f).getBlocks.asScala.map(_.getRowCount).sum
+    assert(of.map(f => normalized(f) -> rows(f)).sorted == tf.map(f => normalized(f) -> rows(f)).sorted,
+      "files and their row counts")
+    val ft = footer(tf.head)
+    of.foreach { o =>
+      val fo = footer(o)
+      assert(fo.getFileMetaData.getSchema == ft.getFileMetaData.getSchema, "Parquet schema")
+      assert(fo.getFileMetaData.getKeyValueMetaData == ft.getFileMetaData.getKeyValueMetaData,
+        "footer key/value metadata")
+      assert(fo.getFileMetaData.getCreatedBy.startsWith("vecruntime version"), fo.getFileMetaData.getCreatedBy)
+      assert(allPagesV2(o), s"$o holds v1 pages")
+    }
+    assert(ft.getFileMetaData.getCreatedBy.startsWith("parquet-mr"), ft.getFileMetaData.getCreatedBy)
+  }
+
   def nodesOf(plan: SparkPlan): Seq[SparkPlan] = {
     def all(p: SparkPlan): Seq[SparkPlan] = {
       val inner = p match {
@@ -140,15 +183,28 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     }
 
   def canonical(df: DataFrame): Seq[Row] =
-    df.collect().toSeq.sortBy(r => r.toSeq.map {
-      case b: Array[Byte] => b.mkString("[", ",", "]")
-      case v => String.valueOf(v)
-    }.mkString("|"))
+    df.collect().toSeq.sortBy(r => r.toSeq.map(show).mkString("|"))
+
+  /** A value's text, bytes included (at any depth). */
+  def show(v: Any): String = v match {
+    case b: Array[Byte] => b.mkString("[", ",", "]")
+    case r: Row => r.toSeq.map(show).mkString("{", ",", "}")
+    case s: scala.collection.Seq[_] => s.map(show).mkString("[", ",", "]")
+    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, x) => show(k) + "->" + show(x) }
+      .mkString("{", ",", "}")
+    case other => String.valueOf(other)
+  }
 
   def sameValue(p: Any, q: Any): Boolean = (p, q) match {
     case (p: Array[Byte], q: Array[Byte]) => java.util.Arrays.equals(p, q)
     case (p: Double, q: Double) => java.lang.Double.compare(p, q) == 0
     case (p: Float, q: Float) => java.lang.Float.compare(p, q) == 0
+    case (p: Row, q: Row) =>
+      p.length == q.length && (0 until p.length).forall(i => sameValue(p.get(i), q.get(i)))
+    case (p: scala.collection.Seq[_], q: scala.collection.Seq[_]) =>
+      p.length == q.length && p.zip(q).forall { case (a, b) => sameValue(a, b) }
+    case (p: scala.collection.Map[_, _], q: scala.collection.Map[_, _]) =>
+      sameValue(p.toSeq, q.toSeq)
     case (p, q) => p == q
   }
 

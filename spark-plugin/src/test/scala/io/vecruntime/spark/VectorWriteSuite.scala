@@ -73,49 +73,6 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
   def allTypesDf(n: Int = 2000): DataFrame =
     spark.createDataFrame(spark.sparkContext.parallelize(allTypesRows(n), 3), allTypes)
 
-  /** Writes `df` with both writers and checks everything readers see is the same. */
-  def compareWriters(
-      name: String,
-      write: (DataFrame, String) => Unit = (df, dir) => df.write.parquet(dir))(df: DataFrame): (String, String) = {
-    val ours = newDir(s"$name-ours")
-    val theirs = newDir(s"$name-spark")
-    val ourPlan = planOf(write(df, ours))
-    assert(usesVecRuntime(ourPlan), s"vecruntime did not take the write:\n$ourPlan")
-    withConf(VecRuntimeConf.ENABLED -> "false") {
-      val plan = planOf(write(df, theirs))
-      assert(!usesVecRuntime(plan), s"vecruntime took a write while switched off:\n$plan")
-    }
-    assertSameOutput(ours, theirs)
-    (ours, theirs)
-  }
-
-  def assertSameOutput(ours: String, theirs: String): Unit = {
-    val of = dataFiles(ours)
-    val tf = dataFiles(theirs)
-    assert(of.nonEmpty)
-    assert(new File(ours, "_SUCCESS").exists())
-    assert(spark.read.parquet(ours).schema == spark.read.parquet(theirs).schema, "Spark schema")
-    val diffs = for (vectorized <- Seq(false, true)) yield {
-      firstDifference(readBack(ours, vectorized), readBack(theirs, vectorized))
-        .map(d => s"vectorized=$vectorized: $d")
-    }
-    if (diffs.exists(_.isDefined)) fail("rows differ, ours against Spark's: " + diffs.flatten.mkString("; "))
-    def normalized(f: File) = f.getName.replaceAll("part-(\\d+)-.*-(c\\d+)", "part-$1-$2")
-    def rows(f: File) = footer(f).getBlocks.asScala.map(_.getRowCount).sum
-    assert(of.map(f => normalized(f) -> rows(f)).sorted == tf.map(f => normalized(f) -> rows(f)).sorted,
-      "files and their row counts")
-    val ft = footer(tf.head)
-    of.foreach { o =>
-      val fo = footer(o)
-      assert(fo.getFileMetaData.getSchema == ft.getFileMetaData.getSchema, "Parquet schema")
-      assert(fo.getFileMetaData.getKeyValueMetaData == ft.getFileMetaData.getKeyValueMetaData,
-        "footer key/value metadata")
-      assert(fo.getFileMetaData.getCreatedBy.startsWith("vecruntime version"), fo.getFileMetaData.getCreatedBy)
-      assert(allPagesV2(o), s"$o holds v1 pages")
-    }
-    assert(ft.getFileMetaData.getCreatedBy.startsWith("parquet-mr"), ft.getFileMetaData.getCreatedBy)
-  }
-
   test("every flat type with nulls and edge values, Spark's default codec (snappy)") {
     val (ours, _) = compareWriters("types")(allTypesDf())
     val read = spark.read.parquet(ours)
