@@ -7,30 +7,18 @@ the same rows, the same directory tree and file count; every file ours; write ta
 executors, none failed or retried.
 """
 import json
-import os
-import pathlib
 import urllib.request
 
 import pyarrow.parquet as pq
-import pyspark
 import pytest
-from pyspark.sql import SparkSession
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-JAR = next(p for p in sorted((ROOT / "spark-plugin" / "target").glob("vecruntime-spark-*.jar"))
-           if not p.name.startswith("original-"))
+from conftest import plugin_session
 
 
 @pytest.fixture(scope="module")
 def spark():
-    os.environ["SPARK_HOME"] = os.path.dirname(pyspark.__file__)
-    session = (SparkSession.builder.master("local-cluster[2,1,1024]")
-               .appName("vecruntime-local-cluster")
-               .config("spark.jars", str(JAR))
-               .config("spark.sql.extensions", "io.vecruntime.spark.VecRuntimeExtensions")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.task.maxFailures", "1")
-               .getOrCreate())
+    session = plugin_session("local-cluster[2,1,1024]", "vecruntime-local-cluster",
+                             **{"spark.sql.shuffle.partitions": "4", "spark.task.maxFailures": "1"})
     yield session
     session.stop()
 

@@ -1,11 +1,15 @@
 //! The row kernel alone: UnsafeRow batches of TPC-DS `store_sales`' shape (9 INT keys, a
 //! BIGINT ticket, an INT quantity and 12 DECIMAL(7,2) amounts, about 4.5% nulls, 192-byte
-//! rows) to columns, 4,096 rows a batch as the JVM side sends them.
+//! rows) to columns, 4,096 rows a batch as the JVM side sends them; and nested rows of the
+//! Spark benchmark's `nested` table (a ticket: a BIGINT, its lines an
+//! `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements, a 3-entry `map<string,int>`),
+//! shredded into levels and values, with the cost per leaf value.
 //!
 //!     cargo bench -p vecruntime-kernels --bench transpose
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
+use vecruntime_parquet::{Field, Group, GroupType, LogicalType, PhysicalType, Repetition, Schema};
 
 const ROWS: usize = 4096;
 
@@ -68,5 +72,135 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The nested table's Parquet schema, as Spark's converter writes it.
+fn nested_schema() -> Schema {
+    let dec = |name: &str| {
+        Field::new(name, PhysicalType::Int32, true).with_logical(LogicalType::Decimal {
+            precision: 7,
+            scale: 2,
+        })
+    };
+    let mut fields = vec![
+        Field::new("item", PhysicalType::Int32, true).into(),
+        Field::new("quantity", PhysicalType::Int32, true).into(),
+    ];
+    fields.extend((0..5).map(|i| dec(&format!("p{i}")).into()));
+    let element = Group::new("element", Repetition::Optional, fields);
+    let list = Group::new("list", Repetition::Repeated, vec![element.into()]);
+    let lines = Group::new("lines", Repetition::Optional, vec![list.into()])
+        .with_annotation(GroupType::List);
+    let kv = Group::new(
+        "key_value",
+        Repetition::Repeated,
+        vec![
+            Field::new("key", PhysicalType::ByteArray, false)
+                .with_logical(LogicalType::String)
+                .into(),
+            Field::new("value", PhysicalType::Int32, true).into(),
+        ],
+    );
+    let attrs =
+        Group::new("attrs", Repetition::Optional, vec![kv.into()]).with_annotation(GroupType::Map);
+    Schema::from_nodes(
+        "spark_schema",
+        vec![
+            Field::new("ticket", PhysicalType::Int64, false).into(),
+            lines.into(),
+            attrs.into(),
+        ],
+    )
+    .unwrap()
+}
+
+/// `offset << 32 | size` of `part` appended (8-byte aligned) to `out`, counted from `base`.
+fn append(out: &mut Vec<u8>, base: usize, part: &[u8]) -> u64 {
+    let at = out.len() - base;
+    out.extend_from_slice(part);
+    out.resize(out.len().next_multiple_of(8), 0);
+    ((at as u64) << 32) | part.len() as u64
+}
+
+/// UnsafeArrayData of 8-byte slots (`slots`), then the variable-length `parts` they point at.
+fn array(fixed: &[u64], parts: &[Vec<u8>], elem: usize) -> Vec<u8> {
+    let n = fixed.len().max(parts.len());
+    let mut a = (n as u64).to_le_bytes().to_vec();
+    a.resize(8 + n.div_ceil(64) * 8, 0);
+    let slots = a.len();
+    a.resize(slots + (n * elem).next_multiple_of(8), 0);
+    for (i, v) in fixed.iter().enumerate() {
+        a[slots + i * elem..slots + (i + 1) * elem].copy_from_slice(&v.to_le_bytes()[..elem]);
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let s = append(&mut a, 0, p);
+        a[slots + 8 * i..slots + 8 * i + 8].copy_from_slice(&s.to_le_bytes());
+    }
+    a
+}
+
+/// Nested rows and the number of leaf values (levels) they hold.
+fn nested_rows() -> (Vec<u8>, Vec<i32>, usize) {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut data = Vec::new();
+    let mut offsets = vec![0i32];
+    let mut leaf_values = 0;
+    for r in 0..ROWS {
+        let lines = 1 + next() as usize % 20;
+        let elements: Vec<Vec<u8>> = (0..lines)
+            .map(|_| {
+                // A struct of 7 fields: bitset, then slots (ints and compact decimals).
+                let mut e = vec![0u8; 8 + 7 * 8];
+                for f in 0..7 {
+                    let v = (next() >> 44) as i32 as i64;
+                    e[8 + 8 * f..16 + 8 * f].copy_from_slice(&v.to_le_bytes());
+                }
+                e
+            })
+            .collect();
+        leaf_values += 7 * lines + 2 * 3;
+        let keys = array(
+            &[],
+            &[b"store".to_vec(), b"lines".to_vec(), b"hdemo".to_vec()],
+            8,
+        );
+        let values = array(&[7, lines as u64, next() % 7200], &[], 4);
+        let mut map = (keys.len() as u64).to_le_bytes().to_vec();
+        map.extend_from_slice(&keys);
+        map.extend_from_slice(&values);
+        let mut row = vec![0u8; 8 + 3 * 8];
+        row[8..16].copy_from_slice(&(r as u64 * 7919).to_le_bytes());
+        let s1 = append(&mut row, 0, &array(&[], &elements, 8));
+        let s2 = append(&mut row, 0, &map);
+        row[16..24].copy_from_slice(&s1.to_le_bytes());
+        row[24..32].copy_from_slice(&s2.to_le_bytes());
+        data.extend_from_slice(&row);
+        offsets.push(data.len() as i32);
+    }
+    (data, offsets, leaf_values)
+}
+
+fn bench_nested(c: &mut Criterion) {
+    let schema = nested_schema();
+    let (data, offsets, values) = nested_rows();
+    let mut transposer = RowTransposer::for_schema(&schema).expect("a Spark layout");
+    let batch = transposer.transpose(&data, &offsets).expect("valid rows");
+    assert_eq!(batch.num_rows, ROWS);
+    let mut g = c.benchmark_group("transpose");
+    // Per leaf value (each level entry of every leaf column).
+    g.throughput(Throughput::Elements(values as u64));
+    g.bench_function("nested tickets 4096 rows", |b| {
+        b.iter(|| {
+            let batch = transposer.transpose(&data, &offsets).expect("valid rows");
+            std::hint::black_box(batch.num_rows)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_nested);
 criterion_main!(benches);

@@ -70,13 +70,25 @@ impl Shape {
     }
 
     fn build(node: &Node, parent_def: i16, parent_rep: i16, next: &mut usize) -> Option<Shape> {
-        let (def, rep) = Self::levels(node.repetition(), parent_def, parent_rep);
+        Self::build_as(node, node.repetition(), parent_def, parent_rep, next)
+    }
+
+    /// The shape of `node` as if its repetition were `repetition` (a 2-level list's repeated
+    /// element is built as a required value below the list's repeated level).
+    fn build_as(
+        node: &Node,
+        repetition: Repetition,
+        parent_def: i16,
+        parent_rep: i16,
+        next: &mut usize,
+    ) -> Option<Shape> {
+        if repetition == Repetition::Repeated {
+            return None;
+        }
+        let (def, rep) = Self::levels(repetition, parent_def, parent_rep);
         let first = *next;
         match node {
             Node::Leaf(f) => {
-                if f.repetition == Repetition::Repeated {
-                    return None;
-                }
                 let ty = leaf_type(f)?;
                 *next += 1;
                 Some(Shape::Leaf {
@@ -85,82 +97,73 @@ impl Shape {
                     def,
                 })
             }
-            Node::Group(g) => {
-                if g.repetition == Repetition::Repeated {
-                    return None;
+            Node::Group(g) => match g.annotation {
+                None => {
+                    let fields = g
+                        .children
+                        .iter()
+                        .map(|c| Self::build(c, def, rep, next))
+                        .collect::<Option<Vec<_>>>()?;
+                    Some(Shape::Struct {
+                        def,
+                        fields,
+                        leaves: first..*next,
+                    })
                 }
-                match g.annotation {
-                    None => {
-                        let fields = g
-                            .children
-                            .iter()
-                            .map(|c| Self::build(c, def, rep, next))
-                            .collect::<Option<Vec<_>>>()?;
-                        Some(Shape::Struct {
-                            def,
-                            fields,
-                            leaves: first..*next,
-                        })
+                Some(GroupType::List) => {
+                    let [repeated] = &g.children[..] else {
+                        return None;
+                    };
+                    if repeated.repetition() != Repetition::Repeated {
+                        return None;
                     }
-                    Some(GroupType::List) => {
-                        let [repeated] = &g.children[..] else {
-                            return None;
-                        };
-                        if repeated.repetition() != Repetition::Repeated {
-                            return None;
+                    let (rdef, rrep) = (def + 1, rep + 1);
+                    let (element, element_parent_def) = match repeated {
+                        // 3-level: `repeated group list { <element> }`, Spark's standard
+                        // `list`/`element` and its legacy `bag`/`array`.
+                        Node::Group(r)
+                            if r.annotation.is_none()
+                                && r.children.len() == 1
+                                && (r.name == "list" || r.name == "bag") =>
+                        {
+                            (Self::build(&r.children[0], rdef, rrep, next)?, rdef)
                         }
-                        let (rdef, rrep) = (def + 1, rep + 1);
-                        let (element, element_parent_def) = match repeated {
-                            // 3-level: `repeated group list { <element> }` (Spark's standard
-                            // `list`/`element` and its legacy `bag`/`array`).
-                            Node::Group(r) if r.annotation.is_none() && r.children.len() == 1 => {
-                                (Self::build(&r.children[0], rdef, rrep, next)?, rdef)
-                            }
-                            // 2-level legacy: `repeated <type> array`, elements never null.
-                            Node::Leaf(f) => {
-                                let ty = leaf_type(f)?;
-                                let leaf = *next;
-                                *next += 1;
-                                (
-                                    Shape::Leaf {
-                                        leaf,
-                                        ty,
-                                        def: rdef,
-                                    },
-                                    def,
-                                )
-                            }
-                            _ => return None,
-                        };
-                        Some(Shape::List {
+                        // 2-level legacy: `repeated <type> array`, the repeated node being the
+                        // element itself (never null).
+                        _ if repeated.name() == "array" => (
+                            Self::build_as(repeated, Repetition::Required, rdef, rrep, next)?,
                             def,
-                            rep: rrep,
-                            element_parent_def,
-                            element: Box::new(element),
-                            leaves: first..*next,
-                        })
-                    }
-                    Some(GroupType::Map) => {
-                        let [Node::Group(kv)] = &g.children[..] else {
-                            return None;
-                        };
-                        if kv.repetition != Repetition::Repeated || kv.children.len() != 2 {
-                            return None;
-                        }
-                        let (rdef, rrep) = (def + 1, rep + 1);
-                        let key = Self::build(&kv.children[0], rdef, rrep, next)?;
-                        let value = Self::build(&kv.children[1], rdef, rrep, next)?;
-                        Some(Shape::Map {
-                            def,
-                            rep: rrep,
-                            key: Box::new(key),
-                            value: Box::new(value),
-                            leaves: first..*next,
-                        })
-                    }
-                    Some(GroupType::MapKeyValue) => None,
+                        ),
+                        _ => return None,
+                    };
+                    Some(Shape::List {
+                        def,
+                        rep: rrep,
+                        element_parent_def,
+                        element: Box::new(element),
+                        leaves: first..*next,
+                    })
                 }
-            }
+                Some(GroupType::Map) => {
+                    let [Node::Group(kv)] = &g.children[..] else {
+                        return None;
+                    };
+                    if kv.repetition != Repetition::Repeated || kv.children.len() != 2 {
+                        return None;
+                    }
+                    let (rdef, rrep) = (def + 1, rep + 1);
+                    let key = Self::build(&kv.children[0], rdef, rrep, next)?;
+                    let value = Self::build(&kv.children[1], rdef, rrep, next)?;
+                    Some(Shape::Map {
+                        def,
+                        rep: rrep,
+                        key: Box::new(key),
+                        value: Box::new(value),
+                        leaves: first..*next,
+                    })
+                }
+                Some(GroupType::MapKeyValue) => None,
+            },
         }
     }
 

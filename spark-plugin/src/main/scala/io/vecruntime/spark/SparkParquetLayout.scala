@@ -95,6 +95,8 @@ object SparkParquetLayout {
     case a: ArrayType => unsupported(s"$path.element", a.elementType)
     case m: MapType =>
       unsupported(s"$path.key", m.keyType).orElse(unsupported(s"$path.value", m.valueType))
+    // Spark writes a user-defined type as its SQL type (ParquetWriteSupport.makeWriter).
+    case u: UserDefinedType[_] => unsupported(path, u.sqlType)
     case other => Some(s"type ${other.catalogString} of column '$path'")
   }
 
@@ -103,12 +105,14 @@ object SparkParquetLayout {
     case s: StructType => s.fields.exists(f => holds(f.dataType)(p))
     case a: ArrayType => holds(a.elementType)(p)
     case m: MapType => holds(m.keyType)(p) || holds(m.valueType)(p)
+    case u: UserDefinedType[_] => holds(u.sqlType)(p)
     case _ => false
   })
 
   /** A struct, array or map. */
   def nested(t: DataType): Boolean = t match {
     case _: StructType | _: ArrayType | _: MapType => true
+    case u: UserDefinedType[_] => nested(u.sqlType)
     case _ => false
   }
 

@@ -173,6 +173,76 @@ class NestedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("bloom filters and page indexes per nested leaf, where Spark's writer has them") {
+    val write = (df: DataFrame, dir: String) => df.write
+      .option("parquet.bloom.filter.enabled#tags.list.element", "true")
+      .option("parquet.bloom.filter.enabled#items.list.element.item", "true").parquet(dir)
+    val (ours, theirs) = compareWriters("bloom", write)(frame(3000, 7).select("id", "tags", "attrs", "items"))
+    def indexes(dir: String) = dataFiles(dir).flatMap(f => footer(f).getBlocks.asScala)
+      .flatMap(_.getColumns.asScala).groupBy(_.getPath.toDotString).map { case (path, chunks) =>
+        path -> chunks.map(c => (c.getBloomFilterOffset >= 0, c.getColumnIndexReference != null,
+          c.getOffsetIndexReference != null)).distinct
+      }
+    val (io, it) = (indexes(ours), indexes(theirs))
+    assert(io == it)
+    // Unique longs: the dictionary falls back, and the leaf gets its bloom filter.
+    assert(io("items.list.element.item") == Seq((true, true, true)), io)
+    assert(io("items.list.element.qty") == Seq((false, true, true)), io)
+  }
+
+  /** A random type at most `depth` containers deep; map keys are never null. */
+  def randomType(r: scala.util.Random, depth: Int): DataType = {
+    val leaves = Seq(BooleanType, ByteType, ShortType, IntegerType, LongType, FloatType, DoubleType,
+      DecimalType(5, 2), DecimalType(15, 3), DecimalType(25, 4), DateType, TimestampType,
+      TimestampNTZType, StringType, BinaryType)
+    if (depth == 0 || r.nextInt(3) == 0) leaves(r.nextInt(leaves.size))
+    else r.nextInt(3) match {
+      case 0 => StructType((0 to r.nextInt(3)).map(i =>
+        StructField(s"f$i", randomType(r, depth - 1), nullable = r.nextInt(4) > 0)))
+      case 1 => ArrayType(randomType(r, depth - 1), containsNull = r.nextBoolean())
+      case _ => MapType(Seq(IntegerType, StringType, LongType)(r.nextInt(3)),
+        randomType(r, depth - 1), valueContainsNull = r.nextBoolean())
+    }
+  }
+
+  /** A random value of `t` (null only where `nullable`), small collections, empty ones too. */
+  def randomValue(r: scala.util.Random, t: DataType, nullable: Boolean): Any = {
+    if (nullable && r.nextInt(5) == 0) return null
+    t match {
+      case BooleanType => r.nextBoolean()
+      case ByteType => r.nextInt(256).toByte
+      case ShortType => r.nextInt(65536).toShort
+      case IntegerType => r.nextInt(100) - 50
+      case LongType => r.nextLong()
+      case FloatType => Seq(Float.NaN, -0.0f, r.nextFloat())(r.nextInt(3))
+      case DoubleType => r.nextGaussian()
+      case d: DecimalType => new BigDecimal(BigInt(d.precision * 3, r.self).bigInteger, d.scale)
+      case DateType => Date.valueOf(s"20${10 + r.nextInt(20)}-0${1 + r.nextInt(9)}-1${r.nextInt(9)}")
+      case TimestampType => new Timestamp(r.nextInt(2000000000) * 1000L + r.nextInt(1000))
+      case TimestampNTZType => java.time.LocalDateTime.of(1970 + r.nextInt(60), 1 + r.nextInt(12), 1, r.nextInt(24), 0)
+      case StringType => "s" * r.nextInt(3) + r.nextInt(20)
+      case BinaryType => Array.fill[Byte](r.nextInt(4))(r.nextInt(256).toByte)
+      case s: StructType => Row(s.fields.map(f => randomValue(r, f.dataType, f.nullable)): _*)
+      case a: ArrayType => Seq.fill(r.nextInt(4))(randomValue(r, a.elementType, a.containsNull))
+      case m: MapType => Seq.fill(r.nextInt(4))(randomValue(r, m.keyType, nullable = false)).distinct
+        .map(k => k -> randomValue(r, m.valueType, m.valueContainsNull)).toMap
+    }
+  }
+
+  test("200 random nested schemas, nulls at every level, standard and legacy layouts") {
+    val r = new scala.util.Random(20261201)
+    for (frame <- 0 until 10) {
+      val types = StructType((0 until 20).map(c =>
+        StructField(s"c$c", randomType(r, 1 + r.nextInt(4)), nullable = r.nextInt(5) > 0)))
+      val rows = (0 until 150).map(_ => Row(types.fields.map(f => randomValue(r, f.dataType, f.nullable)): _*))
+      val df = spark.createDataFrame(spark.sparkContext.parallelize(rows, 2), types)
+      withConf("spark.sql.parquet.writeLegacyFormat" -> (frame % 2 == 1).toString) {
+        val (ours, theirs) = compareWriters(s"random-$frame")(df)
+        assertSameLeafStatistics(ours, theirs)
+      }
+    }
+  }
+
   test("timestamps inside nested values take the output timestamp type") {
     for (ts <- Seq("INT96", "TIMESTAMP_MICROS", "TIMESTAMP_MILLIS")) {
       withConf("spark.sql.parquet.outputTimestampType" -> ts) {

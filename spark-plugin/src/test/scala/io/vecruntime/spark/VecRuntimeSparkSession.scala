@@ -204,7 +204,8 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     case (p: scala.collection.Seq[_], q: scala.collection.Seq[_]) =>
       p.length == q.length && p.zip(q).forall { case (a, b) => sameValue(a, b) }
     case (p: scala.collection.Map[_, _], q: scala.collection.Map[_, _]) =>
-      sameValue(p.toSeq, q.toSeq)
+      def entries(m: scala.collection.Map[_, _]) = m.toSeq.map { case (k, v) => Seq(k, v) }
+      sameValue(entries(p), entries(q))
     case (p, q) => p == q
   }
 

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong
 import io.vecruntime.spark.VecRuntimeConf
 
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
-import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.{functions, DataFrame, SparkSession}
 import org.apache.spark.vecruntime.ListenerShim
 
 /**
@@ -14,7 +14,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * vecruntime, in one local[2] session (table cached, off-heap pool on), per shape and codec.
  * Shapes (`SHAPES`, default all): `flat` (every codec), `partitioned`
  * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
- * `saveAsTable`, snappy); the last two against Spark v1 only. Per case the median of the runs of:
+ * `saveAsTable`, snappy) and `nested` (store_sales grouped by ticket: its lines an
+ * `array<struct<...>>` and a `map<string,int>`, snappy); the last three against Spark v1 only. Per case the median of the runs of:
  * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
  * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
  * collected before each measured write and noop). Prints a Markdown table and the ratios of
@@ -72,7 +73,30 @@ object SparkWriteBenchmark {
       val warmups = sys.env.get("WARMUPS").map(_.toInt).getOrElse(1)
       val chosen = args.lift(4).map(_.split(",").toSet).getOrElse(Set("v1", "v2", "vecruntime"))
       val shapes = sys.env.get("SHAPES").map(_.split(",").toSeq)
-        .getOrElse(Seq("flat", "partitioned", "bucketed"))
+        .getOrElse(Seq("flat", "partitioned", "bucketed", "nested"))
+      // The nested table: store_sales grouped by ticket, its lines an array of structs, plus a
+      // map<string,int> and two flat columns (about 240,000 rows at sf=1).
+      lazy val nested = {
+        val n = df.groupBy("ss_ticket_number").agg(
+          functions.first("ss_customer_sk").as("customer"),
+          functions.first("ss_sold_date_sk").as("day"),
+          functions.collect_list(functions.struct(
+            functions.col("ss_item_sk").as("item"), functions.col("ss_quantity").as("quantity"),
+            functions.col("ss_wholesale_cost").as("wholesale_cost"),
+            functions.col("ss_list_price").as("list_price"),
+            functions.col("ss_sales_price").as("sales_price"),
+            functions.col("ss_net_paid").as("net_paid"),
+            functions.col("ss_net_profit").as("net_profit"),
+            functions.col("ss_promo_sk").as("promo"))).as("lines"),
+          functions.first("ss_store_sk").as("store"), functions.count("*").as("n"),
+          functions.first("ss_hdemo_sk").as("hdemo"))
+          .selectExpr("ss_ticket_number", "customer", "day", "lines",
+            "map('store', store, 'lines', cast(n as int), 'hdemo', hdemo) as attrs")
+          .cache()
+        println(f"nested: ${n.count()}%,d tickets (array<struct<8 fields>>, map<string,int>), cached")
+        n
+      }
+      def source(shape: String) = if (shape == "nested") nested else df
       val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
         .filter(w => chosen.contains(w._2)).map(_._1)
       // (shape, codec, writers): partitioned and bucketed writes against Spark's default writer.
@@ -81,10 +105,10 @@ object SparkWriteBenchmark {
         case shape => Seq((shape, "snappy", allWriters.filter(_ != "Spark v2")))
       }
       def write(shape: String, writer: String, codec: String, dir: File): Unit = {
-        var w = df.write.option("compression", codec)
+        var w = source(shape).write.option("compression", codec)
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
         shape match {
-          case "flat" => w.parquet(dir.getAbsolutePath)
+          case "flat" | "nested" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
           case "bucketed" =>
             spark.sql("DROP TABLE IF EXISTS bench_bucketed")
@@ -100,7 +124,7 @@ object SparkWriteBenchmark {
       // each codec) otherwise lands in the first case's runs, for every writer.
       for (_ <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
         spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
-        df.write.format("noop").mode("overwrite").save()
+        source(shape).write.format("noop").mode("overwrite").save()
         val dir = new File(out, s"warmup-$shape-$codec-${writer.replace(' ', '-')}")
         deleteRecursively(dir)
         write(shape, writer, codec, dir)
@@ -111,7 +135,7 @@ object SparkWriteBenchmark {
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
         for (run <- 1 to runs; writer <- writers) {
           spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
-          val (noopWall, noopCpu) = measure(df.write.format("noop").mode("overwrite").save())
+          val (noopWall, noopCpu) = measure(source(shape).write.format("noop").mode("overwrite").save())
           val dir = new File(out, s"$shape-$codec-${writer.replace(' ', '-')}-$run")
           deleteRecursively(dir)
           val (wall, cpu) = measure(write(shape, writer, codec, dir))
