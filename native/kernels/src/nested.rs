@@ -201,10 +201,9 @@ fn leaf_type(f: &Field) -> Option<SparkType> {
 }
 
 /// One leaf column's levels and values for a batch.
-#[derive(Default)]
 pub(crate) struct LeafBuf {
     pub name: String,
-    pub ty: Option<SparkType>,
+    pub ty: SparkType,
     pub def: Vec<i16>,
     pub rep: Vec<i16>,
     bits: Vec<u8>,
@@ -221,8 +220,17 @@ impl LeafBuf {
     pub(crate) fn new(name: String, ty: SparkType) -> Self {
         LeafBuf {
             name,
-            ty: Some(ty),
-            ..Default::default()
+            ty,
+            def: Vec::new(),
+            rep: Vec::new(),
+            bits: Vec::new(),
+            num_bits: 0,
+            bytes: Vec::new(),
+            i32s: Vec::new(),
+            i64s: Vec::new(),
+            f32s: Vec::new(),
+            f64s: Vec::new(),
+            offsets: Vec::new(),
         }
     }
 
@@ -249,7 +257,7 @@ impl LeafBuf {
     }
 
     pub(crate) fn view(&self) -> ColumnView<'_> {
-        let data = match self.ty.expect("typed leaf") {
+        let data = match self.ty {
             SparkType::Boolean => ColumnData::Boolean(&self.bits),
             SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
                 ColumnData::Int32(&self.i32s)
@@ -287,9 +295,9 @@ impl LeafBuf {
     }
 
     /// Appends the value at index `i` of `c`.
+    #[inline]
     fn value(&mut self, c: &Container, i: usize, row: usize) -> Result<()> {
-        let ty = self.ty.expect("typed leaf");
-        match ty {
+        match self.ty {
             SparkType::Boolean => {
                 let v = c.fixed(i, 1, &self.name, row)? != 0;
                 if self.num_bits.is_multiple_of(8) {
@@ -430,11 +438,13 @@ impl<'a> Container<'a> {
         })
     }
 
+    #[inline]
     pub(crate) fn is_null(&self, i: usize) -> bool {
         self.bytes[self.nulls_at + i / 8] >> (i % 8) & 1 == 1
     }
 
     /// `width` bytes (little-endian) at the start of slot `i`.
+    #[inline]
     fn fixed(&self, i: usize, width: usize, column: &str, r: usize) -> Result<u64> {
         let at = self.slots_at + i * self.stride;
         if i >= self.n || width > self.stride || at + width > self.bytes.len() {
@@ -461,6 +471,32 @@ impl<'a> Container<'a> {
                 ),
             )),
         }
+    }
+}
+
+/// [`shred`] of value `i` of `c`, with a leaf (most values) handled here without a call.
+#[inline(always)]
+fn shred_child(
+    shape: &Shape,
+    c: &Container,
+    i: usize,
+    rep: i16,
+    parent_def: i16,
+    leaves: &mut [LeafBuf],
+    row: usize,
+) -> Result<()> {
+    match shape {
+        Shape::Leaf { leaf, def, .. } => {
+            let l = &mut leaves[*leaf];
+            if c.is_null(i) {
+                l.level(rep, parent_def);
+            } else {
+                l.value(c, i, row)?;
+                l.level(rep, *def);
+            }
+            Ok(())
+        }
+        _ => shred(shape, Some((c, i)), rep, parent_def, leaves, row),
     }
 }
 
@@ -491,7 +527,7 @@ pub(crate) fn shred(
             let bytes = c.var(i, name, row)?;
             let s = Container::row(bytes, fields.len(), name, row)?;
             for (f, field) in fields.iter().enumerate() {
-                shred(field, Some((&s, f)), rep, *def, leaves, row)?;
+                shred_child(field, &s, f, rep, *def, leaves, row)?;
             }
         }
         Shape::List {
@@ -517,7 +553,7 @@ pub(crate) fn shred(
                         "a null element in a list whose elements are required".into(),
                     ));
                 }
-                shred(element, Some((&a, e)), r, *element_parent_def, leaves, row)?;
+                shred_child(element, &a, e, r, *element_parent_def, leaves, row)?;
             }
         }
         Shape::Map {
@@ -567,14 +603,16 @@ pub(crate) fn shred(
                     let name = &leaves[shape.leaves().start].name;
                     return Err(row_error(name, row, "a null map key".into()));
                 }
-                shred(key, Some((&keys, e)), r, def + 1, leaves, row)?;
-                shred(value, Some((&values, e)), r, def + 1, leaves, row)?;
+                shred_child(key, &keys, e, r, def + 1, leaves, row)?;
+                shred_child(value, &values, e, r, def + 1, leaves, row)?;
             }
         }
     }
     Ok(())
 }
 
+#[cold]
+#[inline(never)]
 fn row_error(column: &str, row: usize, message: String) -> Error {
     Error::InvalidInput {
         column: column.to_string(),

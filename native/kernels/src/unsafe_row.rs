@@ -290,7 +290,8 @@ impl RowTransposer {
                     t.types.push(ty);
                     t.cols.push(ColumnBuf::default());
                     t.slots.push(field);
-                    t.leaves.push(LeafBuf::default());
+                    // A placeholder: flat fields keep their buffers in `cols`.
+                    t.leaves.push(LeafBuf::new(String::new(), ty));
                 }
                 Node::Group(_) => {
                     let shape = Shape::of(node, &mut next).ok_or_else(|| {

@@ -75,7 +75,8 @@ object SparkWriteBenchmark {
       val shapes = sys.env.get("SHAPES").map(_.split(",").toSeq)
         .getOrElse(Seq("flat", "partitioned", "bucketed", "nested"))
       // The nested table: store_sales grouped by ticket, its lines an array of structs, plus a
-      // map<string,int> and two flat columns (about 240,000 rows at sf=1).
+      // map<string,int> and two flat columns (about 240,000 rows at sf=1), in 2 partitions as
+      // the flat table (the aggregation's 200 would make 200 small files).
       lazy val nested = {
         val n = df.groupBy("ss_ticket_number").agg(
           functions.first("ss_customer_sk").as("customer"),
@@ -92,7 +93,7 @@ object SparkWriteBenchmark {
           functions.first("ss_hdemo_sk").as("hdemo"))
           .selectExpr("ss_ticket_number", "customer", "day", "lines",
             "map('store', store, 'lines', cast(n as int), 'hdemo', hdemo) as attrs")
-          .cache()
+          .coalesce(2).cache()
         println(f"nested: ${n.count()}%,d tickets (array<struct<8 fields>>, map<string,int>), cached")
         n
       }
