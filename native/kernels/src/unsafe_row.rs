@@ -1034,6 +1034,130 @@ mod tests {
         }
     }
 
+    /// `array<int>` (3-level, elements optional) and `map<string,int>`, as Spark's converter
+    /// writes them.
+    fn nested_schema() -> Schema {
+        use vecruntime_parquet::{Field, Group, GroupType, Repetition};
+        let element = Field::new("element", PhysicalType::Int32, true);
+        let list = Group::new("list", Repetition::Repeated, vec![element.into()]);
+        let a = Group::new("a", Repetition::Optional, vec![list.into()])
+            .with_annotation(GroupType::List);
+        let kv = Group::new(
+            "key_value",
+            Repetition::Repeated,
+            vec![
+                Field::new("key", PhysicalType::ByteArray, false)
+                    .with_logical(LogicalType::String)
+                    .into(),
+                Field::new("value", PhysicalType::Int32, true).into(),
+            ],
+        );
+        let m =
+            Group::new("m", Repetition::Optional, vec![kv.into()]).with_annotation(GroupType::Map);
+        Schema::from_nodes("spark_schema", vec![a.into(), m.into()]).unwrap()
+    }
+
+    /// UnsafeArrayData of 4-byte ints, `None` a null element.
+    fn int_array(vals: &[Option<i32>]) -> Vec<u8> {
+        let n = vals.len();
+        let mut a = (n as u64).to_le_bytes().to_vec();
+        a.resize(8 + n.div_ceil(64) * 8 + (4 * n).next_multiple_of(8), 0);
+        for (i, v) in vals.iter().enumerate() {
+            match v {
+                Some(v) => {
+                    let at = 8 + n.div_ceil(64) * 8 + 4 * i;
+                    a[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                None => a[8 + i / 8] |= 1 << (i % 8),
+            }
+        }
+        a
+    }
+
+    /// UnsafeMapData of string keys and int values.
+    fn map(keys: &[&str], vals: &[Option<i32>]) -> Vec<u8> {
+        let n = keys.len();
+        let mut k = (n as u64).to_le_bytes().to_vec();
+        k.resize(8 + n.div_ceil(64) * 8 + 8 * n, 0);
+        for (i, key) in keys.iter().enumerate() {
+            let at = k.len() as u64;
+            k.extend_from_slice(key.as_bytes());
+            k.resize(k.len().next_multiple_of(8), 0);
+            let slot = 8 + n.div_ceil(64) * 8 + 8 * i;
+            k[slot..slot + 8].copy_from_slice(&(at << 32 | key.len() as u64).to_le_bytes());
+        }
+        let mut out = (k.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(&k);
+        out.extend_from_slice(&int_array(vals));
+        out
+    }
+
+    #[test]
+    fn nested_values_become_levels_and_values() {
+        let mut t = RowTransposer::for_schema(&nested_schema()).unwrap();
+        let rows = [
+            RowBuilder::new(2)
+                .var(0, &int_array(&[Some(7), None, Some(-1)]))
+                .var(1, &map(&["x", "y"], &[Some(1), None])),
+            RowBuilder::new(2).null(0).var(1, &map(&[], &[])),
+            RowBuilder::new(2).var(0, &int_array(&[])).null(1),
+        ];
+        let (data, offsets) = batch(&rows.map(|r| r.buf));
+        let b = t.transpose(&data, &offsets).unwrap();
+        let levels = |c: usize| {
+            let n = b.columns[c].nested.unwrap();
+            (n.def.to_vec(), n.rep.to_vec())
+        };
+        // a: [7, null, -1], null, []: definition 3 present, 2 null element, 0 null list, 1 empty.
+        assert_eq!(levels(0), (vec![3, 2, 3, 0, 1], vec![0, 1, 1, 0, 0]));
+        let ColumnData::Int32(v) = b.columns[0].data else {
+            panic!("ints")
+        };
+        assert_eq!(v, &[7, -1]);
+        // m.key: {x, y}, {}, null; m.value: {1, null}.
+        assert_eq!(levels(1), (vec![2, 2, 1, 0], vec![0, 1, 0, 0]));
+        assert_eq!(levels(2), (vec![3, 2, 1, 0], vec![0, 1, 0, 0]));
+    }
+
+    #[test]
+    fn malformed_nested_values_are_errors_naming_the_column() {
+        let mut t = RowTransposer::for_schema(&nested_schema()).unwrap();
+        let good_map = map(&["x"], &[Some(1)]);
+        let mut past = RowBuilder::new(2).var(1, &good_map);
+        past = past.fixed(0, 4096 << 32 | 24);
+        let mut count = int_array(&[Some(1)]);
+        count[..8].copy_from_slice(&1000u64.to_le_bytes());
+        let mut key_size = map(&["x"], &[Some(1)]);
+        key_size[..8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        let uneven = map(&["x", "y"], &[Some(1)]);
+        let cases = [
+            (past, "a.list.element", "runs past"),
+            (
+                RowBuilder::new(2).var(0, &count).var(1, &good_map),
+                "a.list.element",
+                "array element count 1000 is not valid",
+            ),
+            (
+                RowBuilder::new(2).null(0).var(1, &key_size),
+                "m.key_value.key",
+                "map key array size",
+            ),
+            (
+                RowBuilder::new(2).null(0).var(1, &uneven),
+                "m.key_value.key",
+                "map of 2 keys and 1 values",
+            ),
+        ];
+        for (row, column, want) in cases {
+            let (data, offsets) = batch(&[row.buf]);
+            let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("column '{column}'")) && e.contains(want),
+                "{e}"
+            );
+        }
+    }
+
     #[test]
     fn malformed_rows_are_errors_naming_the_column() {
         let mut t = RowTransposer::new(vec!["s".into()], vec![SparkType::String]);
