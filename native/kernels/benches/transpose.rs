@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
-use vecruntime_parquet::{Field, Group, GroupType, LogicalType, PhysicalType, Repetition, Schema};
+use vecruntime_parquet::{Field, Group, LogicalType, PhysicalType, Repetition, Schema};
 
 const ROWS: usize = 4096;
 
@@ -86,21 +86,10 @@ fn nested_schema() -> Schema {
     ];
     fields.extend((0..5).map(|i| dec(&format!("p{i}")).into()));
     let element = Group::new("element", Repetition::Optional, fields);
-    let list = Group::new("list", Repetition::Repeated, vec![element.into()]);
-    let lines = Group::new("lines", Repetition::Optional, vec![list.into()])
-        .with_annotation(GroupType::List);
-    let kv = Group::new(
-        "key_value",
-        Repetition::Repeated,
-        vec![
-            Field::new("key", PhysicalType::ByteArray, false)
-                .with_logical(LogicalType::String)
-                .into(),
-            Field::new("value", PhysicalType::Int32, true).into(),
-        ],
-    );
-    let attrs =
-        Group::new("attrs", Repetition::Optional, vec![kv.into()]).with_annotation(GroupType::Map);
+    let lines = Group::list("lines", Repetition::Optional, element.into());
+    let key = Field::new("key", PhysicalType::ByteArray, false).with_logical(LogicalType::String);
+    let value = Field::new("value", PhysicalType::Int32, true);
+    let attrs = Group::map("attrs", Repetition::Optional, key.into(), value.into());
     Schema::from_nodes(
         "spark_schema",
         vec![

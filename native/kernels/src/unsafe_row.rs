@@ -1037,23 +1037,13 @@ mod tests {
     /// `array<int>` (3-level, elements optional) and `map<string,int>`, as Spark's converter
     /// writes them.
     fn nested_schema() -> Schema {
-        use vecruntime_parquet::{Field, Group, GroupType, Repetition};
+        use vecruntime_parquet::{Field, Group, Repetition};
         let element = Field::new("element", PhysicalType::Int32, true);
-        let list = Group::new("list", Repetition::Repeated, vec![element.into()]);
-        let a = Group::new("a", Repetition::Optional, vec![list.into()])
-            .with_annotation(GroupType::List);
-        let kv = Group::new(
-            "key_value",
-            Repetition::Repeated,
-            vec![
-                Field::new("key", PhysicalType::ByteArray, false)
-                    .with_logical(LogicalType::String)
-                    .into(),
-                Field::new("value", PhysicalType::Int32, true).into(),
-            ],
-        );
-        let m =
-            Group::new("m", Repetition::Optional, vec![kv.into()]).with_annotation(GroupType::Map);
+        let a = Group::list("a", Repetition::Optional, element.into());
+        let key =
+            Field::new("key", PhysicalType::ByteArray, false).with_logical(LogicalType::String);
+        let value = Field::new("value", PhysicalType::Int32, true);
+        let m = Group::map("m", Repetition::Optional, key.into(), value.into());
         Schema::from_nodes("spark_schema", vec![a.into(), m.into()]).unwrap()
     }
 

@@ -283,6 +283,20 @@ impl Group {
         }
     }
 
+    /// A list in the standard 3-level layout:
+    /// `<repetition> group <name> (LIST) { repeated group list { <element> } }`.
+    pub fn list(name: impl Into<String>, repetition: Repetition, element: Node) -> Self {
+        let list = Group::new("list", Repetition::Repeated, vec![element]);
+        Group::new(name, repetition, vec![list.into()]).with_annotation(GroupType::List)
+    }
+
+    /// A map in the standard layout:
+    /// `<repetition> group <name> (MAP) { repeated group key_value { <key>; <value> } }`.
+    pub fn map(name: impl Into<String>, repetition: Repetition, key: Node, value: Node) -> Self {
+        let kv = Group::new("key_value", Repetition::Repeated, vec![key, value]);
+        Group::new(name, repetition, vec![kv.into()]).with_annotation(GroupType::Map)
+    }
+
     pub fn with_annotation(mut self, annotation: GroupType) -> Self {
         self.annotation = Some(annotation);
         self

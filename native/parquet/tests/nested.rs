@@ -291,10 +291,7 @@ fn schema_tree_checks_names_and_depth() {
     // Depth 6 of lists: levels grow with every optional and repeated field.
     let mut node: Node = leaf().into();
     for d in 0..6 {
-        let list = Group::new("list", Repetition::Repeated, vec![node]);
-        node = Group::new(format!("l{d}"), Repetition::Optional, vec![list.into()])
-            .with_annotation(GroupType::List)
-            .into();
+        node = Group::list(format!("l{d}"), Repetition::Optional, node).into();
     }
     let s = Schema::from_nodes("r", vec![node]).unwrap();
     assert_eq!((s.columns()[0].max_def, s.columns()[0].max_rep), (13, 6));
