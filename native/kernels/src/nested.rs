@@ -192,12 +192,7 @@ impl Shape {
 
 /// A leaf's row type regardless of where it sits (`SparkType::of_column` for top-level ones).
 fn leaf_type(f: &Field) -> Option<SparkType> {
-    let schema = vecruntime_parquet::Schema::new(vec![Field {
-        repetition: Repetition::Optional,
-        ..f.clone()
-    }])
-    .ok()?;
-    SparkType::of_column(&schema.columns()[0])
+    SparkType::of_leaf(f.physical, f.logical)
 }
 
 /// One leaf column's levels and values for a batch.

@@ -58,8 +58,13 @@ impl SparkType {
         if !c.is_flat() || c.path.len() != 1 {
             return None;
         }
+        Self::of_leaf(c.physical, c.logical)
+    }
+
+    /// The row type of a leaf of this physical and logical type, wherever it sits.
+    pub fn of_leaf(physical: PhysicalType, logical: Option<LogicalType>) -> Option<SparkType> {
         use PhysicalType as P;
-        Some(match (c.physical, c.logical) {
+        Some(match (physical, logical) {
             (P::Boolean, None) => SparkType::Boolean,
             (P::Int32, Some(LogicalType::Int { bit_width: 8 })) => SparkType::Byte,
             (P::Int32, Some(LogicalType::Int { bit_width: 16 })) => SparkType::Short,
@@ -219,7 +224,7 @@ struct ColumnBuf {
 enum Out {
     /// A flat field: `cols[i]`.
     Flat(usize),
-    /// A leaf of a nested field: `leaves[i]`.
+    /// A leaf of a nested field: `leaves[i]` (numbered over the nested fields' leaves only).
     Leaf(usize),
 }
 
@@ -270,9 +275,10 @@ impl RowTransposer {
         t.out.clear();
         t.slots.clear();
         let columns = schema.columns();
+        // Column index in the schema, and leaf index among the nested fields' leaves.
         let mut next = 0;
+        let mut next_nested = 0;
         for (field, node) in schema.fields.iter().enumerate() {
-            let first = next;
             match node {
                 Node::Leaf(_) => {
                     let c = &columns[next];
@@ -290,20 +296,20 @@ impl RowTransposer {
                     t.types.push(ty);
                     t.cols.push(ColumnBuf::default());
                     t.slots.push(field);
-                    // A placeholder: flat fields keep their buffers in `cols`.
-                    t.leaves.push(LeafBuf::new(String::new(), ty));
                 }
                 Node::Group(_) => {
-                    let shape = Shape::of(node, &mut next).ok_or_else(|| {
+                    let first = next_nested;
+                    let shape = Shape::of(node, &mut next_nested).ok_or_else(|| {
                         format!(
                             "column '{}': not a layout of Spark's structs, arrays and maps",
                             node.name()
                         )
                     })?;
-                    for (leaf, c) in columns.iter().enumerate().take(next).skip(first) {
+                    for leaf in first..next_nested {
                         let ty = shape_leaf_type(&shape, leaf).expect("leaf of the shape");
-                        t.leaves.push(LeafBuf::new(c.name.clone(), ty));
+                        t.leaves.push(LeafBuf::new(columns[next].name.clone(), ty));
                         t.out.push(Out::Leaf(leaf));
+                        next += 1;
                     }
                     t.nested.push((field, shape));
                 }
