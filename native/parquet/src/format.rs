@@ -5,6 +5,7 @@ use crate::page_index::{ColumnIndex, PageLocation};
 use crate::schema::{Field, Group, GroupType, LogicalType, Node, PhysicalType, Schema, TimeUnit};
 use crate::thrift::{CompactWriter, T_BINARY, T_BOOL_TRUE, T_I32, T_I64, T_STRUCT};
 
+pub const PAGE_DATA: i32 = 0;
 pub const PAGE_DATA_V2: i32 = 3;
 pub const PAGE_DICTIONARY: i32 = 2;
 
@@ -44,11 +45,45 @@ impl DataPageV2Header {
     }
 }
 
+/// Data page v1: the levels are part of the (compressed) body; parquet-java writes no page
+/// statistics.
+pub struct DataPageV1Header {
+    pub uncompressed_size: i32,
+    pub compressed_size: i32,
+    pub crc: Option<u32>,
+    pub num_values: i32,
+    pub encoding: Encoding,
+    pub def_encoding: Encoding,
+    pub rep_encoding: Encoding,
+}
+
+impl DataPageV1Header {
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let mut w = CompactWriter::new();
+        w.i32_field(1, PAGE_DATA);
+        w.i32_field(2, self.uncompressed_size);
+        w.i32_field(3, self.compressed_size);
+        if let Some(crc) = self.crc {
+            w.i32_field(4, crc as i32);
+        }
+        w.struct_field_begin(5);
+        w.i32_field(1, self.num_values);
+        w.i32_field(2, self.encoding.thrift_id());
+        w.i32_field(3, self.def_encoding.thrift_id());
+        w.i32_field(4, self.rep_encoding.thrift_id());
+        w.struct_end();
+        w.finish();
+        out.extend_from_slice(&w.buf);
+    }
+}
+
 pub struct DictionaryPageHeader {
     pub uncompressed_size: i32,
     pub compressed_size: i32,
     pub crc: Option<u32>,
     pub num_values: i32,
+    /// PLAIN (v2) or PLAIN_DICTIONARY (v1): the same bytes.
+    pub encoding: Encoding,
 }
 
 impl DictionaryPageHeader {
@@ -62,7 +97,7 @@ impl DictionaryPageHeader {
         }
         w.struct_field_begin(7);
         w.i32_field(1, self.num_values);
-        w.i32_field(2, Encoding::Plain.thrift_id());
+        w.i32_field(2, self.encoding.thrift_id());
         w.bool_field(3, false);
         w.struct_end();
         w.finish();

@@ -38,7 +38,7 @@ mod writer;
 pub use column::{Batch, ColumnData, ColumnView};
 pub use encoding::Encoding;
 pub use error::Error;
-pub use options::{BloomFilterOptions, Codec, WriterOptions};
+pub use options::{BloomFilterOptions, Codec, WriterOptions, WriterVersion};
 pub use schema::{
     ColumnDescriptor, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
     TimeUnit,

@@ -54,6 +54,29 @@ impl Codec {
     }
 }
 
+/// `parquet.writer.version`: the data page format and parquet-java's encoding choices for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriterVersion {
+    /// Data page v1: levels length-prefixed and compressed with the values; dictionary
+    /// (PLAIN_DICTIONARY) or PLAIN values, no dictionary for FIXED_LEN_BYTE_ARRAY.
+    V1,
+    /// Data page v2 and the v2 encodings (RLE_DICTIONARY, DELTA_*).
+    V2,
+}
+
+impl WriterVersion {
+    /// parquet-java's `WriterVersion.fromString`: the short name or the enum name, exactly.
+    pub fn parse(name: &str) -> Result<WriterVersion> {
+        match name {
+            "v1" | "PARQUET_1_0" => Ok(WriterVersion::V1),
+            "v2" | "PARQUET_2_0" => Ok(WriterVersion::V2),
+            other => Err(Error::Options(format!(
+                "unknown writer version '{other}' (v1, v2, PARQUET_1_0 or PARQUET_2_0)"
+            ))),
+        }
+    }
+}
+
 /// Bloom filter settings of one column (`parquet.bloom.filter.*`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BloomFilterOptions {
@@ -82,6 +105,8 @@ impl Default for BloomFilterOptions {
 #[derive(Clone, Debug)]
 pub struct WriterOptions {
     pub codec: Codec,
+    /// `parquet.writer.version`, v2 by default.
+    pub writer_version: WriterVersion,
     /// `parquet.page.size`: a page ends once its raw (plain) size reaches this.
     pub page_size: usize,
     /// `parquet.dictionary.page.size`: the dictionary falls back once it outgrows this.
@@ -125,6 +150,7 @@ impl Default for WriterOptions {
     fn default() -> Self {
         WriterOptions {
             codec: Codec::Snappy,
+            writer_version: WriterVersion::V2,
             page_size: 1024 * 1024,
             dictionary_page_size: 1024 * 1024,
             row_group_size: 128 * 1024 * 1024,

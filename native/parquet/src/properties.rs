@@ -6,7 +6,7 @@
 //! (`parquet.bloom.filter.enabled#ss_item_sk`).
 
 use crate::error::{Error, Result};
-use crate::options::{BloomFilterOptions, Codec, WriterOptions};
+use crate::options::{BloomFilterOptions, Codec, WriterOptions, WriterVersion};
 
 impl WriterOptions {
     /// Options from `key = value` pairs over the defaults. Unknown keys and unparsable numbers
@@ -49,6 +49,10 @@ impl WriterOptions {
         match (name, column) {
             ("parquet.compression", None) => {
                 self.codec = Codec::parse(value).map_err(|_| bad(key, value, "unknown codec"))?
+            }
+            ("parquet.writer.version", None) => {
+                self.writer_version = WriterVersion::parse(value)
+                    .map_err(|_| bad(key, value, "not v1, v2, PARQUET_1_0 or PARQUET_2_0"))?
             }
             ("parquet.page.size", None) => self.page_size = parse(key, value)?,
             ("parquet.dictionary.page.size", None) => {
@@ -220,6 +224,28 @@ mod tests {
         assert_eq!(o.bloom_filters["b"].ndv, Some(1000));
         assert_eq!(o.bloom_filters["b"].fpp, 0.05);
         assert_eq!(o.byte_stream_split_columns, vec!["c".to_string()]);
+    }
+
+    #[test]
+    fn writer_version_names_as_parquet_java() {
+        for (v, want) in [
+            ("v1", WriterVersion::V1),
+            ("PARQUET_1_0", WriterVersion::V1),
+            ("v2", WriterVersion::V2),
+            ("PARQUET_2_0", WriterVersion::V2),
+        ] {
+            let o = apply(&[("parquet.writer.version", v)]).unwrap();
+            assert_eq!(o.writer_version, want, "{v}");
+        }
+        assert_eq!(apply(&[]).unwrap().writer_version, WriterVersion::V2);
+        // WriterVersion.fromString is exact: "V1" is neither a short nor an enum name.
+        let e = apply(&[("parquet.writer.version", "V1")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("parquet.writer.version") && e.contains("V1"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -371,10 +371,10 @@ impl<W: Sink> FileWriter<W> {
             l.offset += offset;
         }
         let dictionary_fallback = chunk.dictionary_page_len.is_some()
-            && chunk
-                .encoding_stats
-                .iter()
-                .any(|(page, e, _)| *page != PAGE_DICTIONARY && *e != Encoding::RleDictionary);
+            && chunk.encoding_stats.iter().any(|(page, e, _)| {
+                *page != PAGE_DICTIONARY
+                    && !matches!(e, Encoding::RleDictionary | Encoding::PlainDictionary)
+            });
         let data_page_offset = offset + chunk.dictionary_page_len.unwrap_or(0) as i64;
         let compressed = (chunk.dictionary_page.len() + data_len) as i64;
         let meta = ColumnChunkMeta {

@@ -2,7 +2,7 @@
 //! RLE_DICTIONARY first, then the fallback of [`super::fixed_binary::fallback_encoding`].
 
 use super::dictionary_state::DictionaryState;
-use super::fixed_binary::{fallback_encoding, fixed_value, Layout};
+use super::fixed_binary::{dictionary_allowed, fallback_encoding, fixed_value, Layout};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{bit, ColumnData};
 use crate::encoding::byte_stream_split::ByteStreamSplitEncoder;
@@ -46,7 +46,9 @@ impl BinaryWriter {
     ) -> Self {
         let layout = width.map_or(Layout::Variable, Layout::Fixed);
         let int96 = core.order == SortOrder::Undefined;
-        let fallback_encoding = fallback_encoding(layout, int96, byte_stream_split);
+        let v1 = core.v1;
+        let fallback_encoding = fallback_encoding(layout, int96, byte_stream_split, v1);
+        let dictionary = dictionary && dictionary_allowed(layout, int96, v1);
         let fallback = match fallback_encoding {
             Encoding::Plain => Fallback::Plain(Vec::new()),
             Encoding::ByteStreamSplit => {
@@ -72,10 +74,10 @@ impl BinaryWriter {
         }
     }
 
-    fn put_fallback(fallback: &mut Fallback, v: &[u8]) {
+    fn put_fallback(fallback: &mut Fallback, layout: Layout, v: &[u8]) {
         match fallback {
             Fallback::Delta(e) => e.put(v),
-            Fallback::Plain(out) => out.extend_from_slice(v),
+            Fallback::Plain(out) => layout.put_plain(out, v),
             Fallback::Split(e) => e.put(v),
         }
     }
@@ -104,7 +106,7 @@ impl BinaryWriter {
                 self.minmax.update(self.core.order, v);
             }
             self.core.bloom_insert(v);
-            Self::put_fallback(&mut self.fallback, v);
+            Self::put_fallback(&mut self.fallback, self.layout, v);
         }
     }
 
@@ -168,7 +170,7 @@ impl BinaryWriter {
             ),
             other => {
                 for &id in &self.state.ids {
-                    Self::put_fallback(other, self.dict.get(id));
+                    Self::put_fallback(other, self.layout, self.dict.get(id));
                 }
             }
         }

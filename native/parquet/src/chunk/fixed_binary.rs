@@ -1,6 +1,7 @@
 //! What FIXED_LEN_BYTE_ARRAY (wide decimals) and INT96 chunks do differently from BYTE_ARRAY:
 //! values are sliced at a fixed width, plain-encoded without a length prefix, and fall back to
-//! DELTA_BYTE_ARRAY (FLBA), BYTE_STREAM_SPLIT (FLBA on request) or PLAIN (INT96).
+//! DELTA_BYTE_ARRAY (FLBA), BYTE_STREAM_SPLIT (FLBA on request) or PLAIN (INT96, and all of
+//! them in v1).
 
 use crate::encoding::Encoding;
 
@@ -32,13 +33,24 @@ impl Layout {
     }
 }
 
-/// The encoding after a fallback (or with the dictionary off).
-pub(crate) fn fallback_encoding(layout: Layout, int96: bool, byte_stream_split: bool) -> Encoding {
+/// The encoding after a fallback (or with the dictionary off); v1 has no DELTA_BYTE_ARRAY.
+pub(crate) fn fallback_encoding(
+    layout: Layout,
+    int96: bool,
+    byte_stream_split: bool,
+    v1: bool,
+) -> Encoding {
     match layout {
         Layout::Fixed(_) if int96 => Encoding::Plain,
         Layout::Fixed(_) if byte_stream_split => Encoding::ByteStreamSplit,
+        _ if v1 => Encoding::Plain,
         _ => Encoding::DeltaByteArray,
     }
+}
+
+/// parquet-java's v1 writer has no dictionary for FIXED_LEN_BYTE_ARRAY (INT96 has one).
+pub(crate) fn dictionary_allowed(layout: Layout, int96: bool, v1: bool) -> bool {
+    !(v1 && matches!(layout, Layout::Fixed(_)) && !int96)
 }
 
 #[inline]

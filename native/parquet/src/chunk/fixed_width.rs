@@ -1,6 +1,6 @@
 //! INT32 / INT64 / FLOAT / DOUBLE chunks (and everything Spark stores in them: bytes, shorts,
-//! dates, timestamps, narrow decimals). RLE_DICTIONARY first; DELTA_BINARY_PACKED (integers) or
-//! PLAIN / BYTE_STREAM_SPLIT (floats) after a fallback or with the dictionary off.
+//! dates, timestamps, narrow decimals). RLE_DICTIONARY first; DELTA_BINARY_PACKED (integers in
+//! v2) or PLAIN / BYTE_STREAM_SPLIT after a fallback or with the dictionary off.
 
 use super::dictionary_state::DictionaryState;
 use super::gather::{self, BLOCK};
@@ -219,7 +219,7 @@ impl<T: Native> FixedWidthWriter<T> {
     ) -> Self {
         let fallback = if byte_stream_split {
             Fallback::Split(ByteStreamSplitEncoder::new(T::WIDTH))
-        } else if T::INTEGER {
+        } else if T::INTEGER && !core.v1 {
             Fallback::Delta(if T::WIDTH == 4 {
                 DeltaBinaryPackedEncoder::new_i32()
             } else {

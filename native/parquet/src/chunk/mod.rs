@@ -22,8 +22,11 @@ use crate::compression::Compressor;
 use crate::encoding::rle::RleEncoder;
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::format::{DataPageV2Header, DictionaryPageHeader, PAGE_DATA_V2, PAGE_DICTIONARY};
-use crate::options::WriterOptions;
+use crate::format::{
+    DataPageV1Header, DataPageV2Header, DictionaryPageHeader, PAGE_DATA, PAGE_DATA_V2,
+    PAGE_DICTIONARY,
+};
+use crate::options::{WriterOptions, WriterVersion};
 use crate::page_index::{ColumnIndex, ColumnIndexBuilder, PageLocation, Truncation};
 use crate::schema::{ColumnDescriptor, LogicalType, PhysicalType};
 use crate::statistics::{ChunkStats, PageStats, SortOrder};
@@ -96,6 +99,8 @@ pub(crate) struct ChunkCore {
     pub name: String,
     max_def: i16,
     max_rep: i16,
+    /// Data page v1 (`parquet.writer.version=v1`).
+    pub v1: bool,
     pub order: SortOrder,
     statistics_enabled: bool,
     compressor: Compressor,
@@ -180,6 +185,7 @@ impl ChunkCore {
             name: field.name.clone(),
             max_def: field.max_def,
             max_rep: field.max_rep,
+            v1: opts.writer_version == WriterVersion::V1,
             order,
             statistics_enabled: opts.statistics_enabled,
             compressor: Compressor::new(opts.codec)?,
@@ -302,6 +308,9 @@ impl ChunkCore {
         values: &[&[u8]],
         stats: PageStats,
     ) -> Result<()> {
+        if self.v1 {
+            return self.write_data_page_v1(encoding, values, stats);
+        }
         let mut def = std::mem::take(&mut self.def_bytes);
         let mut rep = std::mem::take(&mut self.rep_bytes);
         def.clear();
@@ -381,12 +390,104 @@ impl ChunkCore {
         self.joined = joined;
         self.def_bytes = def;
         self.rep_bytes = rep;
+        self.page_written(
+            encoding,
+            stats,
+            offset,
+            header_len + compressed_size,
+            header_len + uncompressed,
+        );
+        Ok(())
+    }
+
+    /// A data page v1 (parquet-java's `ColumnWriterV1`): repetition then definition levels,
+    /// each RLE with a 4-byte length prefix (absent at max level 0), then the values, all
+    /// compressed together.
+    fn write_data_page_v1(
+        &mut self,
+        encoding: Encoding,
+        values: &[&[u8]],
+        stats: PageStats,
+    ) -> Result<()> {
+        let mut body = std::mem::take(&mut self.joined);
+        let mut levels = std::mem::take(&mut self.def_bytes);
+        body.clear();
+        for (max, enc) in [
+            (self.max_rep, &mut self.rep_levels),
+            (self.max_def, &mut self.def_levels),
+        ] {
+            if max > 0 {
+                levels.clear();
+                enc.finish_swap(&mut levels);
+                body.extend_from_slice(&(levels.len() as u32).to_le_bytes());
+                body.extend_from_slice(&levels);
+            }
+        }
+        self.def_bytes = levels;
+        values.iter().for_each(|v| body.extend_from_slice(v));
+        let uncompressed = body.len();
+        if uncompressed > MAX_PAGE_BYTES {
+            return Err(self.too_large("a page", uncompressed));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let compressed: &[u8] = if self.compressor.is_uncompressed() {
+            &body
+        } else {
+            let n = self.compressor.compress_into(&body, &mut scratch)?;
+            &scratch[..n]
+        };
+        let compressed_size = compressed.len();
+        if compressed_size > MAX_PAGE_BYTES {
+            return Err(self.too_large("a compressed page", compressed_size));
+        }
+        let level_encoding = |max: i16| {
+            if max > 0 {
+                Encoding::Rle
+            } else {
+                Encoding::BitPacked
+            }
+        };
+        let header = DataPageV1Header {
+            uncompressed_size: uncompressed as i32,
+            compressed_size: compressed_size as i32,
+            crc: self.checksum.then(|| crc32fast::hash(compressed)),
+            num_values: self.page_values as i32,
+            encoding: v1_encoding(encoding),
+            def_encoding: level_encoding(self.max_def),
+            rep_encoding: level_encoding(self.max_rep),
+        };
+        self.reserve_segment(64 + compressed_size);
+        let offset = self.pages_len();
+        let start = self.current.len();
+        header.write(&mut self.current);
+        let header_len = self.current.len() - start;
+        self.current.extend_from_slice(compressed);
+        (self.joined, self.scratch) = (body, scratch);
+        self.page_written(
+            encoding,
+            stats,
+            offset,
+            header_len + compressed_size,
+            header_len + uncompressed,
+        );
+        Ok(())
+    }
+
+    /// Books a written page: its location, sizes, encoding and statistics.
+    fn page_written(
+        &mut self,
+        encoding: Encoding,
+        stats: PageStats,
+        offset: usize,
+        page_size: usize,
+        uncompressed_page_size: usize,
+    ) {
         self.locations.push(PageLocation {
             offset: offset as i64,
-            compressed_page_size: (header_len + compressed_size) as i32,
+            compressed_page_size: page_size as i32,
             first_row_index: self.rows_written as i64,
         });
-        self.uncompressed += (header_len + uncompressed) as i64;
+        self.uncompressed += uncompressed_page_size as i64;
         self.num_values += self.page_values as i64;
         match self.data_encodings.iter_mut().find(|(e, _)| *e == encoding) {
             Some((_, c)) => *c += 1,
@@ -407,7 +508,6 @@ impl ChunkCore {
         self.page_rows = 0;
         self.page_values = 0;
         self.page_nulls = 0;
-        Ok(())
     }
 
     /// Bytes of the pages written in this chunk so far (parquet-java's `pageWriter.getMemSize`).
@@ -436,6 +536,11 @@ impl ChunkCore {
         let mut uncompressed = 0i64;
         let mut encodings = Vec::new();
         let mut encoding_stats = Vec::new();
+        let dictionary_encoding = if self.v1 {
+            Encoding::PlainDictionary
+        } else {
+            Encoding::Plain
+        };
         if let Some((body, entries)) = dictionary {
             if body.len() > MAX_PAGE_BYTES {
                 return Err(self.too_large("the dictionary page", body.len()));
@@ -449,13 +554,27 @@ impl ChunkCore {
                 compressed_size: compressed.len() as i32,
                 crc,
                 num_values: entries as i32,
+                encoding: dictionary_encoding,
             }
             .write(&mut bytes);
             uncompressed += (bytes.len() + body.len()) as i64;
             bytes.extend_from_slice(&compressed);
             dictionary_page_len = Some(bytes.len());
-            encodings.push(Encoding::Plain);
-            encoding_stats.push((PAGE_DICTIONARY, Encoding::Plain, 1));
+            encodings.push(dictionary_encoding);
+            encoding_stats.push((PAGE_DICTIONARY, dictionary_encoding, 1));
+        }
+        // v1 headers name the level encodings, which parquet-java lists with the chunk's.
+        if self.v1 && !self.data_encodings.is_empty() {
+            for max in [self.max_rep, self.max_def] {
+                let e = if max > 0 {
+                    Encoding::Rle
+                } else {
+                    Encoding::BitPacked
+                };
+                if !encodings.contains(&e) {
+                    encodings.push(e);
+                }
+            }
         }
         let base = bytes.len() as i64;
         // Handed over without a copy (the segments go back to the pool once written).
@@ -468,11 +587,13 @@ impl ChunkCore {
         for l in &mut locations {
             l.offset += base;
         }
+        let page_type = if self.v1 { PAGE_DATA } else { PAGE_DATA_V2 };
         for (e, c) in &self.data_encodings {
-            if !encodings.contains(e) {
-                encodings.push(*e);
+            let e = if self.v1 { v1_encoding(*e) } else { *e };
+            if !encodings.contains(&e) {
+                encodings.push(e);
             }
-            encoding_stats.push((PAGE_DATA_V2, *e, *c));
+            encoding_stats.push((page_type, e, *c));
         }
         // As parquet-java: no bloom filter when every data page is dictionary-encoded (the
         // dictionary already answers membership).
@@ -511,6 +632,14 @@ impl ChunkCore {
         self.num_values = 0;
         self.data_encodings.clear();
         Ok(chunk)
+    }
+}
+
+/// Dictionary ids are PLAIN_DICTIONARY in v1 pages.
+fn v1_encoding(e: Encoding) -> Encoding {
+    match e {
+        Encoding::RleDictionary => Encoding::PlainDictionary,
+        other => other,
     }
 }
 

@@ -12,7 +12,12 @@ pub mod rle;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Encoding {
     Plain,
+    /// Data page v1's name for dictionary ids and the dictionary page (bytes as RLE_DICTIONARY
+    /// and PLAIN).
+    PlainDictionary,
     Rle,
+    /// The level encoding data page v1 headers name for a column without those levels.
+    BitPacked,
     DeltaBinaryPacked,
     DeltaLengthByteArray,
     DeltaByteArray,
@@ -24,7 +29,9 @@ impl Encoding {
     pub fn thrift_id(self) -> i32 {
         match self {
             Encoding::Plain => 0,
+            Encoding::PlainDictionary => 2,
             Encoding::Rle => 3,
+            Encoding::BitPacked => 4,
             Encoding::DeltaBinaryPacked => 5,
             Encoding::DeltaLengthByteArray => 6,
             Encoding::DeltaByteArray => 7,
@@ -36,7 +43,9 @@ impl Encoding {
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Plain => "PLAIN",
+            Encoding::PlainDictionary => "PLAIN_DICTIONARY",
             Encoding::Rle => "RLE",
+            Encoding::BitPacked => "BIT_PACKED",
             Encoding::DeltaBinaryPacked => "DELTA_BINARY_PACKED",
             Encoding::DeltaLengthByteArray => "DELTA_LENGTH_BYTE_ARRAY",
             Encoding::DeltaByteArray => "DELTA_BYTE_ARRAY",

@@ -16,8 +16,9 @@ pub struct PlainBooleanEncoder {
 }
 
 impl PlainBooleanEncoder {
+    /// Bytes with the open byte counted (parquet-java's padded `getBufferSize`).
     pub fn encoded_len(&self) -> usize {
-        self.out.len()
+        self.out.len() + (self.bits > 0) as usize
     }
 
     #[inline]

@@ -125,6 +125,17 @@ public final class WriterOptions {
       return set("parquet.column.statistics.enabled", enabled);
     }
 
+    /**
+     * {@code parquet.writer.version}: 2 (the default) writes data page v2 and the v2 encodings;
+     * 1 writes data page v1 with parquet-java's v1 encodings, for readers without v2 pages.
+     */
+    public Builder writerVersion(int version) {
+      if (version != 1 && version != 2) {
+        throw new IllegalArgumentException("writer version must be 1 or 2, got " + version);
+      }
+      return set("parquet.writer.version", "v" + version);
+    }
+
     /** {@code parquet.page.write-checksum.enabled}, default true. */
     public Builder pageChecksum(boolean enabled) {
       return set("parquet.page.write-checksum.enabled", enabled);

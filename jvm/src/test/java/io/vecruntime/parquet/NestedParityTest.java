@@ -17,6 +17,7 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
 import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
@@ -37,7 +38,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Nested columns against parquet-java: the same records written by parquet-java's v2 writer
@@ -94,13 +95,14 @@ class NestedParityTest {
       + "}\n";
 
   /** Random records: null and empty lists and maps, null elements and values, one huge list. */
-  static void writeParquetJava(Path file, MessageType type, int rows, CompressionCodecName codec)
-      throws IOException {
+  static void writeParquetJava(Path file, MessageType type, int rows, CompressionCodecName codec,
+      int version) throws IOException {
     Random r = new Random(11);
     SimpleGroupFactory f = new SimpleGroupFactory(type);
     try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))
         .withType(type)
-        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
+        .withWriterVersion(version == 1 ? ParquetProperties.WriterVersion.PARQUET_1_0
+            : ParquetProperties.WriterVersion.PARQUET_2_0)
         .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
         .withCompressionCodec(codec)
         .withPageSize(16 * 1024).withDictionaryPageSize(8 * 1024).withRowGroupSize(256 * 1024L)
@@ -194,8 +196,8 @@ class NestedParityTest {
 
   /** Writes the leaves with our writer, `batch` records per batch. */
   static void writeOurs(Path file, ParquetSchema schema, List<Leaf> leaves, int rows, int batch,
-      Codec codec) throws IOException {
-    WriterOptions opts = WriterOptions.builder().codec(codec).pageSize(16 * 1024)
+      Codec codec, int version) throws IOException {
+    WriterOptions opts = WriterOptions.builder().codec(codec).writerVersion(version).pageSize(16 * 1024)
         .dictionaryPageSize(8 * 1024).rowGroupSize(256 * 1024).parquetJavaRuns(true).build();
     int[] levelAt = new int[leaves.size()];
     int[] valueAt = new int[leaves.size()];
@@ -285,17 +287,17 @@ class NestedParityTest {
     return new ColumnBuffers(c, values, offsets, def, rep);
   }
 
-  @ParameterizedTest
-  @EnumSource(value = Codec.class, names = {"UNCOMPRESSED", "SNAPPY"})
-  void samePagesLevelsAndStatisticsAsParquetJava(Codec codec) throws IOException {
+  @ParameterizedTest(name = "{0} v{1}")
+  @CsvSource({"UNCOMPRESSED, 2", "SNAPPY, 2", "UNCOMPRESSED, 1", "SNAPPY, 1"})
+  void samePagesLevelsAndStatisticsAsParquetJava(Codec codec, int version) throws IOException {
     ParquetSchema schema = schema();
     Path theirs = dir.resolve("theirs.parquet");
     Path ours = dir.resolve("ours.parquet");
     int rows = 20_000;
     MessageType type = org.apache.parquet.schema.MessageTypeParser.parseMessageType(SPARK_TEXT);
-    writeParquetJava(theirs, type, rows, CompressionCodecName.valueOf(codec.name()));
+    writeParquetJava(theirs, type, rows, CompressionCodecName.valueOf(codec.name()), version);
     List<Leaf> leaves = readLevels(theirs);
-    writeOurs(ours, schema, leaves, rows, 3000, codec);
+    writeOurs(ours, schema, leaves, rows, 3000, codec, version);
 
     ParquetMetadata o = TestData.footer(ours);
     ParquetMetadata t = TestData.footer(theirs);
@@ -327,7 +329,20 @@ class NestedParityTest {
           String where = "row group " + g + " " + String.join(".", d.getPath());
           int page = 0;
           for (DataPage a = tr.readPage(); a != null; a = tr.readPage(), page++) {
-            DataPageV2 b = (DataPageV2) or.readPage();
+            DataPage p = or.readPage();
+            if (a instanceof DataPageV1) {
+              // Levels and values are one (decompressed) body: compared as a whole.
+              DataPageV1 x = (DataPageV1) a;
+              DataPageV1 y = (DataPageV1) p;
+              String at = where + " page " + page;
+              assertEquals(x.getValueCount(), y.getValueCount(), at + " values");
+              assertEquals(x.getRlEncoding(), y.getRlEncoding(), at + " repetition level encoding");
+              assertEquals(x.getDlEncoding(), y.getDlEncoding(), at + " definition level encoding");
+              assertEquals(x.getValueEncoding(), y.getValueEncoding(), at + " encoding");
+              assertArrayEquals(x.getBytes().toByteArray(), y.getBytes().toByteArray(), at + " body");
+              continue;
+            }
+            DataPageV2 b = (DataPageV2) p;
             DataPageV2 x = (DataPageV2) a;
             String at = where + " page " + page;
             assertEquals(x.getValueCount(), b.getValueCount(), at + " values");

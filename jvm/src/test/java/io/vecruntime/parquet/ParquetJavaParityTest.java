@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.PageReadStore;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The same rows through ColumnarParquetWriter and parquet-java's ExampleParquetWriter
@@ -148,6 +150,45 @@ class ParquetJavaParityTest {
     assertSummaryMatchesFooter(summary, o);
   }
 
+  /**
+   * parquet.writer.version=v1: data page v1 with parquet-java's v1 encodings (PLAIN_DICTIONARY,
+   * PLAIN fallback, no FIXED_LEN_BYTE_ARRAY dictionary, level encodings in the headers). Every
+   * page body, booleans included, is parquet-java's to the byte; so are the cuts.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Codec.class, names = {"UNCOMPRESSED", "SNAPPY", "ZSTD"})
+  void sameFileContentsAsParquetJavaV1(Codec codec) throws IOException {
+    TestData data = allTypes(30_000, 43);
+    Path ours = dir.resolve("ours.parquet");
+    Path theirs = dir.resolve("theirs.parquet");
+    WriterOptions opts = WriterOptions.builder().codec(codec).writerVersion(1).pageSize(16 * 1024)
+        .dictionaryPageSize(8 * 1024).rowGroupSize(512 * 1024).parquetJavaRuns(true).build();
+    FooterSummary summary = data.writeOurs(ours, opts, 4096);
+    data.writeParquetJava(theirs, b -> b.withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+        .withCompressionCodec(javaCodec(codec)).withPageSize(16 * 1024)
+        .withDictionaryPageSize(8 * 1024).withRowGroupSize(512 * 1024L));
+
+    assertValues(data, TestData.read(ours), "ours");
+    ParquetMetadata o = TestData.footer(ours);
+    ParquetMetadata t = TestData.footer(theirs);
+    assertEquals(t.getFileMetaData().getSchema(), o.getFileMetaData().getSchema());
+    // Row groups are cut on compressed bytes: uncompressed and snappy (the same compressed
+    // bytes as parquet-java's) cut them where parquet-java does, so every page lines up; zstd's
+    // JNI library and ours may differ by a few bytes and move a cut.
+    boolean sameCuts = codec != Codec.ZSTD;
+    if (sameCuts) {
+      NestedParityTest.assertSamePages(theirs, ours);
+    }
+    assertChunksMatch(t, o, sameCuts);
+    for (BlockMetaData b : o.getBlocks()) {
+      for (ColumnChunkMetaData c : b.getColumns()) {
+        assertTrue(!c.getEncodingStats().usesV2Pages(), c.getPath() + " v1 pages");
+      }
+    }
+    assertEquals(t.getBlocks().size(), o.getBlocks().size(), "row groups");
+    assertSummaryMatchesFooter(summary, o);
+  }
+
   /** Row-group cuts, encodings, encoding stats, statistics and counts, chunk by chunk. */
   static void assertChunksMatch(ParquetMetadata theirs, ParquetMetadata ours, boolean cuts) {
     List<BlockMetaData> tb = theirs.getBlocks();
@@ -169,8 +210,9 @@ class ParquetJavaParityTest {
         assertEquals(t.getValueCount(), o.getValueCount(), where + " value count");
         assertEquals(t.getStatistics(), o.getStatistics(), where + " statistics");
         assertEquals(t.getStatistics().getNumNulls(), o.getStatistics().getNumNulls(), where + " nulls");
-        if (t.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BOOLEAN) {
-          continue; // booleans: PLAIN values instead of parquet-java's RLE, by design
+        if (t.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BOOLEAN
+            && t.getEncodingStats().usesV2Pages()) {
+          continue; // v2 booleans: PLAIN values instead of parquet-java's RLE, by design
         }
         assertEquals(t.getEncodings(), o.getEncodings(), where + " encodings");
         assertEncodingStats(t.getEncodingStats(), o.getEncodingStats(), where);
@@ -237,8 +279,9 @@ class ParquetJavaParityTest {
     }
   }
 
-  @Test
-  void dictionaryFallsBackMidChunkWhereParquetJavaDoes() throws IOException {
+  @ParameterizedTest(name = "v{0}")
+  @ValueSource(ints = {1, 2})
+  void dictionaryFallsBackMidChunkWhereParquetJavaDoes(int version) throws IOException {
     ParquetSchema schema = ParquetSchema.builder().stringColumn("s", true).int32Column("i", true)
         .doubleColumn("d", true).fixedBinaryColumn("f", 8, true).build();
     // Low cardinality first, then every value new: the dictionary outgrows its page mid-chunk.
@@ -256,20 +299,29 @@ class ParquetJavaParityTest {
     Path ours = dir.resolve("ours.parquet");
     Path theirs = dir.resolve("theirs.parquet");
     FooterSummary summary = data.writeOurs(ours, WriterOptions.builder().codec(Codec.UNCOMPRESSED)
-        .dictionaryPageSize(64 * 1024).parquetJavaRuns(true).build(), 3000);
+        .writerVersion(version).dictionaryPageSize(64 * 1024).parquetJavaRuns(true).build(), 3000);
     data.writeParquetJava(theirs, b -> b.withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+        .withWriterVersion(version == 1 ? ParquetProperties.WriterVersion.PARQUET_1_0
+            : ParquetProperties.WriterVersion.PARQUET_2_0)
         .withDictionaryPageSize(64 * 1024));
     assertValues(data, TestData.read(ours), "ours");
     ParquetMetadata o = TestData.footer(ours);
     ParquetMetadata t = TestData.footer(theirs);
     assertChunksMatch(t, o, true);
+    NestedParityTest.assertSamePages(theirs, ours);
+    Encoding dictionary = version == 1 ? Encoding.PLAIN_DICTIONARY : Encoding.RLE_DICTIONARY;
     for (ColumnChunkMetaData c : o.getBlocks().get(0).getColumns()) {
       EncodingStats st = c.getEncodingStats();
-      assertTrue(st.getNumDataPagesEncodedAs(Encoding.RLE_DICTIONARY) > 0, c.getPath() + " " + st.getDataEncodings());
+      if (version == 1 && c.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+        assertEquals(Set.of(Encoding.PLAIN), st.getDataEncodings(), c.getPath() + ": no v1 dictionary");
+        continue;
+      }
+      assertTrue(st.getNumDataPagesEncodedAs(dictionary) > 0, c.getPath() + " " + st.getDataEncodings());
       assertTrue(st.getDataEncodings().size() == 2, c.getPath() + " falls back: " + st.getDataEncodings());
     }
     assertSummaryMatchesFooter(summary, o);
-    summary.rowGroups().get(0).columns().forEach(c -> assertTrue(c.dictionaryFallback(), c.name()));
+    summary.rowGroups().get(0).columns().forEach(c -> assertTrue(c.dictionaryFallback()
+        || (version == 1 && c.name().equals("f")), c.name()));
   }
 
   @Test
