@@ -31,6 +31,25 @@ object SparkParquetLayout {
   val SPARK_VERSION_KEY = "org.apache.spark.version"
   val SPARK_METADATA_KEY = "org.apache.spark.sql.parquet.row.metadata"
 
+  /** The values of `parquet.writer.version` parquet-java's `WriterVersion.fromString` takes. */
+  val WriterVersions = Set("v1", "v2", "PARQUET_1_0", "PARQUET_2_0")
+
+  /**
+   * The data page version when the write does not name one. Spark's writer writes v1 then;
+   * ours writes v2 (smaller files), except uncompressed byte-string columns (BYTE_ARRAY,
+   * FIXED_LEN_BYTE_ARRAY, INT96): Spark 4.2's vectorized reader returns wrong values from
+   * uncompressed v2 pages of those (parquet-java's own v2 files too; VectorWriteSuite keeps a
+   * check of it), so such writes get v1 pages, as Spark's writer's.
+   */
+  def defaultWriterVersion(codec: Codec, schema: ParquetSchema): String = {
+    val byteStrings = schema.columns().asScala.exists(c => c.physicalType() match {
+      case ParquetSchema.PhysicalType.BYTE_ARRAY | ParquetSchema.PhysicalType.FIXED_LEN_BYTE_ARRAY |
+           ParquetSchema.PhysicalType.INT96 => true
+      case _ => false
+    })
+    if (codec == Codec.UNCOMPRESSED && byteStrings) "v1" else "v2"
+  }
+
   /** Keys the native writer takes as they are (parquet-java's names). */
   private val PlainKeys = Set(
     "parquet.page.size", "parquet.dictionary.page.size", "parquet.block.size",
@@ -49,24 +68,31 @@ object SparkParquetLayout {
   private val BloomKeysPerColumn = Seq("parquet.bloom.filter.expected.ndv",
     "parquet.bloom.filter.fpp", "parquet.bloom.filter.candidates.number")
 
-  private val last = new ThreadLocal[(Configuration, StructType, SparkParquetLayout)]
+  private val last = new ThreadLocal[(Configuration, StructType, Option[String], SparkParquetLayout)]
 
   /**
    * The layout of the task's files: the files of one task share its configuration object and
    * an equal data schema, and a partitioned write opens thousands of them (working the layout
    * out reads and sorts the whole configuration).
    */
-  def ofTaskFile(conf: Configuration, dataSchema: StructType): SparkParquetLayout = {
+  def ofTaskFile(
+      conf: Configuration,
+      dataSchema: StructType,
+      writerVersion: Option[String]): SparkParquetLayout = {
     val l = last.get()
-    if (l != null && (l._1 eq conf) && l._2 == dataSchema) l._3
+    if (l != null && (l._1 eq conf) && l._2 == dataSchema && l._3 == writerVersion) l._4
     else {
-      val layout = apply(conf, dataSchema)
-      last.set((conf, dataSchema, layout))
+      val layout = apply(conf, dataSchema, writerVersion)
+      last.set((conf, dataSchema, writerVersion, layout))
       layout
     }
   }
 
-  def apply(conf: Configuration, dataSchema: StructType): SparkParquetLayout = {
+  /** `writerVersion`: the `parquet.writer.version` the write asked for (see [[writerOptions]]). */
+  def apply(
+      conf: Configuration,
+      dataSchema: StructType,
+      writerVersion: Option[String] = None): SparkParquetLayout = {
     val schemaString = conf.get(ROW_SCHEMA_KEY)
     val sparkSchema = if (schemaString != null) SparkWriteShim.parseSchema(schemaString) else dataSchema
     val messageType = new SparkToParquetSchemaConverter(conf).convert(sparkSchema)
@@ -79,7 +105,7 @@ object SparkParquetLayout {
       SPARK_VERSION_KEY -> org.apache.spark.SPARK_VERSION_SHORT,
       SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json))
     SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, precisions,
-      writerOptions(conf, parquetSchema, metadata))
+      writerOptions(conf, parquetSchema, metadata, writerVersion))
   }
 
   /** The reason vecruntime cannot write this column, if any (a type at any depth). */
@@ -193,11 +219,16 @@ object SparkParquetLayout {
     if (l <= 9) l else 6
   }
 
-  /** Writer settings from the task's Hadoop configuration (write options included). */
+  /**
+   * Writer settings from the task's Hadoop configuration (write options included), and the
+   * data page version the write asked for, read when it was planned: the task's configuration
+   * always names one, as Spark's `prepareWrite` sets v1 there when the write names none.
+   */
   def writerOptions(
       conf: Configuration,
       schema: ParquetSchema,
-      metadata: Seq[(String, String)]): WriterOptions = {
+      metadata: Seq[(String, String)],
+      writerVersion: Option[String]): WriterOptions = {
     val b = WriterOptions.builder()
     val codec = Codec.fromName(Option(conf.get("parquet.compression")).getOrElse("SNAPPY"))
     val level = codec match {
@@ -208,6 +239,7 @@ object SparkParquetLayout {
       case _ => None
     }
     level.fold(b.codec(codec))(l => b.codec(codec, l))
+    b.property("parquet.writer.version", writerVersion.getOrElse(defaultWriterVersion(codec, schema)))
     val columns = schema.columns().asScala.map(_.name()).toSeq
     conf.iterator().asScala.map(e => e.getKey -> e.getValue).toSeq.sortBy(_._1).foreach {
       case (k, v) if PlainKeys.contains(k) => b.property(k, v)

@@ -26,7 +26,8 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
 class VectorParquetOutputWriterFactory(
     sparkFactory: OutputWriterFactory,
     manyFiles: Boolean,
-    metrics: Map[String, SQLMetric] = Map.empty)
+    metrics: Map[String, SQLMetric] = Map.empty,
+    writerVersion: Option[String] = None)
   extends OutputWriterFactory {
 
   override def getFileExtension(context: TaskAttemptContext): String =
@@ -36,7 +37,7 @@ class VectorParquetOutputWriterFactory(
       path: String,
       dataSchema: StructType,
       context: TaskAttemptContext): OutputWriter =
-    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics)
+    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics, writerVersion)
 }
 
 /**
@@ -54,11 +55,12 @@ class VectorParquetOutputWriter(
     dataSchema: StructType,
     context: TaskAttemptContext,
     manyFiles: Boolean = false,
-    metrics: Map[String, SQLMetric] = Map.empty)
+    metrics: Map[String, SQLMetric] = Map.empty,
+    writerVersion: Option[String] = None)
   extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
-  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema)
+  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema, writerVersion)
   // Checked when the write was planned (VecRuntimeConf.validate).
   private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.DefaultBatchRows)
   private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.DefaultBatchBytes)

@@ -33,7 +33,8 @@ case class VectorWriteFilesExec(
     staticPartitions: TablePartitionSpec,
     columnarInput: Boolean = false,
     openFiles: Boolean = false,
-    maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles) extends WriteFilesExecBase {
+    maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles,
+    writerVersion: Option[String] = None) extends WriteFilesExecBase {
 
   /** What the native writer did ([[TaskWriteStats]]); Spark's write metrics stay on the command. */
   override lazy val metrics: Map[String, SQLMetric] = TaskWriteStats.createMetrics(sparkContext)
@@ -41,7 +42,7 @@ case class VectorWriteFilesExec(
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
-      manyFiles = dynamic, metrics)
+      manyFiles = dynamic, metrics, writerVersion)
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
     val input = if (columnarInput) {

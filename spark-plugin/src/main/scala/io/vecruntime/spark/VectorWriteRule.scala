@@ -43,7 +43,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
             }
             VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
               w.options, w.staticPartitions, columnarInput = false, openFiles,
-              VecRuntimeConf.maxOpenFiles(conf))
+              VecRuntimeConf.maxOpenFiles(conf), writerVersion(w))
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
             // ColumnarToRowExec.
@@ -55,7 +55,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
               case other => (other, false)
             }
             VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
-              w.options, w.staticPartitions, columnar)
+              w.options, w.staticPartitions, columnar, writerVersion = writerVersion(w))
           case Some(reason) =>
             // The warning comes when the write runs (VecRuntimeFallbackWriteFilesExec).
             logDebug(s"vecruntime: Spark's writer writes this: $reason")
@@ -64,18 +64,27 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
     }
   }
 
+  /** A write option, else the session's Hadoop setting, as the write's job will see it. */
+  private def setting(w: WriteFilesExec, key: String): Option[String] =
+    w.options.find(_._1.equalsIgnoreCase(key)).map(_._2)
+      .orElse(Option(session.sessionState.newHadoopConfWithOptions(w.options).get(key)))
+
+  /**
+   * The `parquet.writer.version` the write asks for. Read here, before Spark's `prepareWrite`
+   * sets v1 in the job's configuration when none is named.
+   */
+  def writerVersion(w: WriteFilesExec): Option[String] = setting(w, "parquet.writer.version")
+
   /** Why vecruntime cannot take this write, or None. */
   def fallbackReason(w: WriteFilesExec, conf: SQLConf): Option[String] = {
     val hadoopConf = session.sessionState.newHadoopConfWithOptions(w.options)
-    def setting(key: String): Option[String] =
-      w.options.find(_._1.equalsIgnoreCase(key)).map(_._2).orElse(Option(hadoopConf.get(key)))
     val fields = w.child.output.map(a => StructField(a.name, a.dataType, a.nullable))
     def anyField(p: DataType => Boolean) = fields.exists(f => SparkParquetLayout.holds(f.dataType)(p))
     val hasDates = anyField(t => t == DateType || t == TimestampType)
     val hasInt96 = anyField(_ == TimestampType) &&
       conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
     lazy val codec = new ParquetOptions(w.options, conf).compressionCodecClassName
-    val writerVersion = setting("parquet.writer.version").map(_.trim.toUpperCase(Locale.ROOT))
+    val version = writerVersion(w)
     val encryption = hadoopConf.iterator().asScala.map(_.getKey).find(k =>
       k.startsWith("parquet.encryption.") || k == "parquet.crypto.factory.class")
     Seq(
@@ -84,9 +93,8 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       } else None,
       () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
       () => if (fields.exists(_.name.isEmpty)) Some("a column with an empty name") else None,
-      () => if (writerVersion.exists(v => v == "V1" || v == "PARQUET_1_0")) {
-        Some("parquet.writer.version=v1 asked for")
-      } else None,
+      () => version.filterNot(SparkParquetLayout.WriterVersions.contains).map(v =>
+        s"parquet.writer.version=$v is not a version parquet-java knows"),
       () => {
         val mode = conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE).toString
         if (hasDates && mode != "CORRECTED") {
@@ -101,8 +109,6 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       },
       () => encryption.map(k => s"Parquet modular encryption ($k)"),
       () => codec match {
-        case "UNCOMPRESSED" if anyField(byteValues(_, hasInt96)) =>
-          Some(UncompressedReason)
         case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
         case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")
       }
@@ -128,22 +134,5 @@ object VectorWriteRule {
       }
       if (order.nonEmpty && order.forall(o => writerKey(o.child))) Some(input) else None
     case _ => None
-  }
-
-  /**
-   * Spark 4.2's vectorized reader returns wrong values from uncompressed v2 data pages of byte
-   * string columns (files of parquet-java's own v2 writer too: VectorWriteSuite keeps a check of
-   * it), so uncompressed writes with such columns stay with Spark's v1 writer, whose pages it
-   * reads right. Numeric columns are read right and are written natively.
-   */
-  val UncompressedReason: String =
-    "uncompressed v2 pages of byte-string columns are misread by Spark's vectorized reader"
-
-  /** Columns stored as byte strings (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96). */
-  def byteValues(t: DataType, int96: Boolean): Boolean = t match {
-    case _: StringType | BinaryType => true
-    case d: DecimalType => d.precision > 18
-    case TimestampType => int96
-    case _ => false
   }
 }

@@ -34,14 +34,16 @@ class FallbackSuite extends VecRuntimeSparkSession {
     assertFallback("not a Parquet write (CSVFileFormat)")(dir => df.write.csv(dir))
   }
 
-  test("parquet.writer.version=v1 asked for") {
-    assertFallback("parquet.writer.version=v1 asked for")(dir =>
-      df.write.option("parquet.writer.version", "v1").parquet(dir))
-    // A Hadoop setting (spark.hadoop.* at submit time) counts too.
-    val hadoopConf = spark.sparkContext.hadoopConfiguration
-    hadoopConf.set("parquet.writer.version", "PARQUET_1_0")
-    try assertFallback("parquet.writer.version=v1 asked for")(dir => df.write.parquet(dir))
-    finally hadoopConf.unset("parquet.writer.version")
+  test("a writer version parquet-java does not know: Spark's writer fails it as its own") {
+    val dir = newDir("bad-version")
+    val e = intercept[Exception](df.write.option("parquet.writer.version", "V1").parquet(dir))
+    assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
+      .exists(_.getMessage.contains("V1")), e)
+    df.createOrReplaceTempView("fallback_src")
+    spark.sql("CREATE TABLE bad_version (id BIGINT) USING parquet OPTIONS ('parquet.writer.version' 'v3')")
+    try assertExplainFallback("INSERT INTO bad_version SELECT id FROM fallback_src",
+      "parquet.writer.version=v3 is not a version parquet-java knows")
+    finally spark.sql("DROP TABLE bad_version")
   }
 
   test("a type vecruntime lacks, at any depth, named by its path") {

@@ -136,6 +136,25 @@ class NestedWriteSuite extends VecRuntimeSparkSession {
     assert(po == pt)
   }
 
+  test("nested columns in v1 pages: Spark's writer's pages, levels and values to the byte") {
+    // v1 keeps levels and values in one body: with parquet-java's level runs and the same
+    // page checks, each decompressed page body must be Spark's writer's.
+    val write = (df: DataFrame, dir: String) => df.write.option("parquet.writer.version", "v1")
+      .option("parquet.page.size", "8192").option("parquet.page.size.row.check.min", "1")
+      .option("parquet.page.size.check.estimate", "false")
+      .option("vecruntime.rle.parquet-java-runs", "true").parquet(dir)
+    val (ours, theirs) = compareWriters("nested-v1", write, pages = 1)(frame(1500, 1, huge = 5, slices = 1))
+    assertSameLeafStatistics(ours, theirs)
+    def bodies(f: File) = pagesOf(f) { p =>
+      val v1 = p.asInstanceOf[org.apache.parquet.column.page.DataPageV1]
+      (v1.getValueCount, v1.getDlEncoding, v1.getRlEncoding, v1.getValueEncoding,
+        java.util.Arrays.hashCode(v1.getBytes.toByteArray))
+    }
+    val (po, pt) = (bodies(dataFiles(ours).head), bodies(dataFiles(theirs).head))
+    assert(po("tags.list.element").size >= 4, po("tags.list.element"))
+    pt.keys.foreach(k => assert(po(k) == pt(k), k))
+  }
+
   test("nested columns in partitioned writes and CTAS") {
     val df = frame(500, 3).selectExpr("*", "id % 3 as p")
     val (ours, theirs) = (newDir("partitioned-ours"), newDir("partitioned-spark"))

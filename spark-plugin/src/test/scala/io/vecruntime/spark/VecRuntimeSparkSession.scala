@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
-import org.apache.parquet.column.page.DataPageV2
+import org.apache.parquet.column.page.{DataPage, DataPageV2}
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 import org.apache.parquet.hadoop.util.HadoopInputFile
@@ -81,7 +81,8 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   /** Writes `df` with both writers and checks everything readers see is the same. */
   def compareWriters(
       name: String,
-      write: (DataFrame, String) => Unit = (df, dir) => df.write.parquet(dir))(df: DataFrame): (String, String) = {
+      write: (DataFrame, String) => Unit = (df, dir) => df.write.parquet(dir),
+      pages: Int = 2)(df: DataFrame): (String, String) = {
     val ours = newDir(s"$name-ours")
     val theirs = newDir(s"$name-spark")
     val ourPlan = planOf(write(df, ours))
@@ -90,11 +91,12 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
       val plan = planOf(write(df, theirs))
       assert(!usesVecRuntime(plan), s"vecruntime took a write while switched off:\n$plan")
     }
-    assertSameOutput(ours, theirs)
+    assertSameOutput(ours, theirs, pages)
     (ours, theirs)
   }
 
-  def assertSameOutput(ours: String, theirs: String): Unit = {
+  /** Our files hold data pages of version `pages` only. */
+  def assertSameOutput(ours: String, theirs: String, pages: Int = 2): Unit = {
     val of = dataFiles(ours)
     val tf = dataFiles(theirs)
     assert(of.nonEmpty)
@@ -116,7 +118,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
       assert(fo.getFileMetaData.getKeyValueMetaData == ft.getFileMetaData.getKeyValueMetaData,
         "footer key/value metadata")
       assert(fo.getFileMetaData.getCreatedBy.startsWith("vecruntime version"), fo.getFileMetaData.getCreatedBy)
-      assert(allPagesV2(o), s"$o holds v1 pages")
+      assert(pageVersions(o).forall(_ == pages), s"$o holds pages other than v$pages: ${pageVersions(o)}")
     }
     assert(ft.getFileMetaData.getCreatedBy.startsWith("parquet-mr"), ft.getFileMetaData.getCreatedBy)
   }
@@ -146,30 +148,36 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   /** Whether every data page of the file's first row group is a v2 page. */
-  def allPagesV2(f: File): Boolean = {
+  /** The data page versions (1, 2) of the first row group. */
+  def pageVersions(f: File): Set[Int] = {
     val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
     try {
       val group = r.readNextRowGroup()
-      group == null || r.getFooter.getFileMetaData.getSchema.getColumns.asScala.forall { c =>
+      if (group == null) Set.empty
+      else r.getFooter.getFileMetaData.getSchema.getColumns.asScala.flatMap { c =>
         val pages = group.getPageReader(c)
-        Iterator.continually(pages.readPage()).takeWhile(_ != null).forall(_.isInstanceOf[DataPageV2])
-      }
+        Iterator.continually(pages.readPage()).takeWhile(_ != null)
+          .map(p => if (p.isInstanceOf[DataPageV2]) 2 else 1)
+      }.toSet
     } finally r.close()
   }
 
   /** Definition level bytes of every data page (v2 pages keep them apart), by column path. */
-  def levelBytes(f: File): Map[String, Seq[Long]] = {
+  def levelBytes(f: File): Map[String, Seq[Long]] =
+    pagesOf(f)(_.asInstanceOf[DataPageV2].getDefinitionLevels.size)
+
+  /** Every data page of `f` as `what` gives it, by column path. */
+  def pagesOf[T](f: File)(what: DataPage => T): Map[String, Seq[T]] = {
     val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
     try {
-      val out = mutable.Map[String, Seq[Long]]()
+      val out = mutable.Map[String, Seq[T]]()
       val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
       Iterator.continually(r.readNextRowGroup()).takeWhile(_ != null).foreach { group =>
         columns.foreach { c =>
           val pages = group.getPageReader(c)
-          val sizes = Iterator.continually(pages.readPage()).takeWhile(_ != null)
-            .map(_.asInstanceOf[DataPageV2].getDefinitionLevels.size).toSeq
+          val seen = Iterator.continually(pages.readPage()).takeWhile(_ != null).map(what).toSeq
           val key = c.getPath.mkString(".")
-          out(key) = out.getOrElse(key, Nil) ++ sizes
+          out(key) = out.getOrElse(key, Nil) ++ seen
         }
       }
       out.toMap

@@ -87,19 +87,40 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     assert(footer(dataFiles(ours).head).getBlocks.get(0).getColumns.get(0).getCodec.name == "UNCOMPRESSED")
   }
 
-  test("codec none with byte-string columns stays with Spark's writer: Spark's vectorized reader misreads them in uncompressed v2 pages") {
-    val dir = newDir("codec-none")
-    val plan = planOf(allTypesDf(500).write.option("compression", "none").parquet(dir))
-    assert(!usesVecRuntime(plan))
-    assert(plan.toString.contains(s"VecRuntimeFallback [Spark's writer: ${VectorWriteRule.UncompressedReason}]"), plan)
-    assert(readBack(dir, vectorized = true).length == 500)
-    // The reason, kept honest: parquet-java's own v2 writer (Spark's writer with
-    // parquet.writer.version=v2) makes files that Spark's vectorized reader misreads. When this
-    // starts failing, Spark has fixed its reader and the fallback can go.
+  test("codec none with byte-string columns: natively in v1 pages, as Spark's writer writes them") {
+    val (ours, _) = compareWriters("codec-none", (df, dir) => df.write.option("compression", "none").parquet(dir),
+      pages = 1)(allTypesDf(3000))
+    assert(footer(dataFiles(ours).head).getBlocks.get(0).getColumns.get(0).getCodec.name == "UNCOMPRESSED")
+    // Why v1: parquet-java's own v2 writer (Spark's writer with parquet.writer.version=v2)
+    // makes files that Spark's vectorized reader misreads. When this starts failing, Spark has
+    // fixed its reader and such writes can have v2 pages.
     val v2 = newDir("spark-v2-none")
-    allTypesDf(500).write.option("compression", "none").option("parquet.writer.version", "v2").parquet(v2)
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      allTypesDf(500).write.option("compression", "none").option("parquet.writer.version", "v2").parquet(v2)
+    }
     assert(firstDifference(readBack(v2, vectorized = true), readBack(v2, vectorized = false)).isDefined,
-      "Spark's vectorized reader now reads uncompressed v2 pages right: drop the fallback")
+      "Spark's vectorized reader now reads uncompressed v2 pages right: the v1 default can go")
+  }
+
+  for ((version, how) <- Seq("v1" -> "option", "PARQUET_1_0" -> "Hadoop setting")) {
+    test(s"parquet.writer.version=$version as a $how: natively in v1 pages, parquet-java's v1 encodings") {
+      val hadoopConf = spark.sparkContext.hadoopConfiguration
+      val write = (df: DataFrame, dir: String) =>
+        if (how == "option") df.write.option("parquet.writer.version", version).parquet(dir)
+        else df.write.parquet(dir)
+      if (how != "option") hadoopConf.set("parquet.writer.version", version)
+      try {
+        val (ours, theirs) = compareWriters(s"v1-$version", write, pages = 1)(allTypesDf())
+        // Chunk by chunk the encodings Spark's writer chose: PLAIN_DICTIONARY or PLAIN, levels
+        // named RLE / BIT_PACKED, no dictionary for FIXED_LEN_BYTE_ARRAY.
+        def encodings(dir: String) = dataFiles(dir).flatMap(f => footer(f).getBlocks.asScala.flatMap(
+          _.getColumns.asScala.map(c => c.getPath.toDotString -> c.getEncodings.asScala.map(_.name).toSet)))
+          .groupBy(_._1).map { case (k, v) => k -> v.flatMap(_._2).toSet }
+        assert(pageVersions(dataFiles(theirs).head) == Set(1))
+        assert(encodings(ours) == encodings(theirs))
+        assert(encodings(ours)("dec38") == Set("PLAIN", "RLE", "BIT_PACKED"), encodings(ours)("dec38"))
+      } finally hadoopConf.unset("parquet.writer.version")
+    }
   }
 
   for (codec <- Seq("snappy", "gzip", "zstd", "lz4", "lz4_raw")) {
