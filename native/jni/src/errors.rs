@@ -8,6 +8,7 @@ use vecruntime_parquet::Error;
 const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
 const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
 const VECRUNTIME: &str = "io/vecruntime/parquet/VecRuntimeException";
+const REFUSED: &str = "io/vecruntime/parquet/ValueRefusedException";
 
 /// What an entry point can fail with, by the Java exception it becomes.
 #[derive(Debug)]
@@ -18,6 +19,8 @@ pub enum JniError {
     State(String),
     /// Anything else (writer failure, internal error): VecRuntimeException.
     Runtime(String),
+    /// A value the configured rules refuse (EXCEPTION rebase mode): ValueRefusedException.
+    Refused(String),
     /// A Java exception is already pending (a JNI call failed); leave it to the caller.
     Pending,
 }
@@ -33,6 +36,7 @@ impl From<Error> for JniError {
             | Error::TooLarge { .. }
             | Error::Options(_) => JniError::Argument(msg),
             Error::State(_) => JniError::State(msg),
+            Error::Refused { .. } => JniError::Refused(msg),
             Error::Io(_) => JniError::Runtime(msg),
         }
     }
@@ -86,6 +90,7 @@ fn throw(env: &mut JNIEnv, err: JniError) {
         JniError::Argument(m) => (ILLEGAL_ARGUMENT, m),
         JniError::State(m) => (ILLEGAL_STATE, m),
         JniError::Runtime(m) => (VECRUNTIME, m),
+        JniError::Refused(m) => (REFUSED, m),
     };
     if env.exception_check().unwrap_or(true) {
         return;

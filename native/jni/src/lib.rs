@@ -16,7 +16,8 @@ use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectAr
 use jni::sys::{jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
-use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
+use vecruntime_kernels::rebase::{Rebase, ZoneRebase};
+use vecruntime_kernels::unsafe_row::{Rebases, RowTransposer, SparkType};
 use vecruntime_parquet::{Batch, Field, FileWriter, PhysicalType, WriterOptions, CREATED_BY};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
@@ -272,6 +273,57 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
         session::with(handle, |s| {
             let rows = RowTransposer::for_schema(s.writer.schema()).map_err(argument)?;
             s.rows = Some(rows);
+            Ok(())
+        })
+    })
+}
+
+/// The calendar rebase in write of the rows' datetime values: `datetime` for dates and
+/// timestamps, `int96` for INT96 timestamps, each 0 (CORRECTED: as they are), 1 (LEGACY) or 2
+/// (EXCEPTION). LEGACY timestamps need the session zone's table (`switches`, `diffs` in micros)
+/// and its offsets before its first transition by java.time and java.util.TimeZone; EXCEPTION
+/// refuses timestamps before `threshold` micros. Call after `configureRows`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRebase<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    datetime: jint,
+    int96: jint,
+    switches: JLongArray<'l>,
+    diffs: JLongArray<'l>,
+    zone_offset: jlong,
+    calendar_offset: jlong,
+    threshold: jlong,
+) {
+    entry(&mut env, (), |env| {
+        let zone = if switches.is_null() {
+            None
+        } else {
+            let (sw, df) = (longs(env, &switches)?, longs(env, &diffs)?);
+            Some(ZoneRebase::new(sw, df, zone_offset, calendar_offset).map_err(argument)?)
+        };
+        let mode = |code: jint| -> JniResult<Option<Rebase>> {
+            match code {
+                0 => Ok(None),
+                1 => Ok(Some(Rebase::Legacy(zone.clone()))),
+                2 => Ok(Some(Rebase::Exception {
+                    micros_threshold: threshold,
+                })),
+                other => Err(argument(format!("unknown rebase mode code {other}"))),
+            }
+        };
+        let rebases = Rebases {
+            datetime: mode(datetime)?,
+            int96: mode(int96)?,
+        };
+        session::with(handle, |s| {
+            let rows = s
+                .rows
+                .as_mut()
+                .ok_or_else(|| JniError::State("configureRebase before configureRows".into()))?;
+            rows.set_rebases(rebases);
             Ok(())
         })
     })

@@ -2,8 +2,10 @@
 //!
 //! [`unsafe_row`] turns a batch of Spark `UnsafeRow`s (their bytes copied back to back by the
 //! JVM) into the Arrow-layout column buffers `vecruntime-parquet` writes, converting each value
-//! the way Spark's `ParquetWriteSupport` does (INT96 timestamps, millis, decimals); structs,
+//! the way Spark's `ParquetWriteSupport` does (INT96 timestamps, millis, decimals, the calendar
+//! rebase of [`rebase`]); structs,
 //! arrays and maps become the levels and values of their leaves ([`nested`]).
 
 mod nested;
+pub mod rebase;
 pub mod unsafe_row;

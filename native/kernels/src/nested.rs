@@ -15,7 +15,7 @@
 //! Every offset, size and count is checked against the bytes of its container: a malformed value
 //! is an error naming the leaf column and the row, never a read out of bounds.
 
-use crate::unsafe_row::{int96_from_micros, SparkType};
+use crate::unsafe_row::{int96_from_micros, Rebases, SparkType};
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
 use vecruntime_parquet::{ColumnData, ColumnView, Error, Field, GroupType, Node, Repetition};
@@ -227,6 +227,19 @@ impl LeafBuf {
             f64s: Vec::new(),
             offsets: Vec::new(),
         }
+    }
+
+    /// Rebases the leaf's datetime values (its values are the defined entries only).
+    pub(crate) fn rebase(&mut self, rebases: &Rebases) -> Result<()> {
+        let (ty, name) = (self.ty, &self.name);
+        rebases.column(
+            ty,
+            name,
+            &mut self.i32s,
+            &mut self.i64s,
+            &mut self.bytes,
+            None,
+        )
     }
 
     pub(crate) fn clear(&mut self) {

@@ -11,6 +11,7 @@
 //! read from; a malformed row is an error naming the column and the row.
 
 use crate::nested::{shred, Container, LeafBuf, Shape};
+use crate::rebase::{Ancient, Rebase};
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
 use vecruntime_parquet::{
@@ -185,6 +186,63 @@ pub fn int96_from_micros(micros: i64) -> [u8; 12] {
     out
 }
 
+/// The micros of Spark's INT96 bytes ([`int96_from_micros`] undone).
+fn int96_micros(b: &[u8]) -> i64 {
+    let nanos = i64::from_le_bytes(b[..8].try_into().unwrap());
+    let day = i32::from_le_bytes(b[8..12].try_into().unwrap()) as i64;
+    (day * MICROS_PER_DAY + nanos / 1000).wrapping_sub(JULIAN_DAY_OF_EPOCH * MICROS_PER_DAY)
+}
+
+/// The rebase in write of a batch's datetime values (see [`crate::rebase`]): dates and
+/// timestamps by `datetime`, INT96 timestamps by `int96`; None writes them as they are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rebases {
+    pub datetime: Option<Rebase>,
+    pub int96: Option<Rebase>,
+}
+
+impl Rebases {
+    /// Rebases the values of one column in place: numbers in `i32s` / `i64s`, INT96 in `int96`
+    /// (12 bytes a value; rows whose bit in `valid` is clear hold no value).
+    pub(crate) fn column(
+        &self,
+        ty: SparkType,
+        name: &str,
+        i32s: &mut [i32],
+        i64s: &mut [i64],
+        int96: &mut [u8],
+        valid: Option<&[u8]>,
+    ) -> Result<()> {
+        let refused = |_: Ancient| {
+            let what = match ty {
+                SparkType::Date => "a date before 1582-10-15",
+                _ => "a timestamp before 1900-01-01T00:00:00Z",
+            };
+            Error::Refused {
+                column: name.to_string(),
+                message: format!("{what} in rebase mode EXCEPTION"),
+            }
+        };
+        match (ty, &self.datetime, &self.int96) {
+            (SparkType::Date, Some(r), _) => r.days_in_place(i32s).map_err(refused),
+            (SparkType::TimestampMicros, Some(r), _) => r.micros_in_place(i64s, 1).map_err(refused),
+            (SparkType::TimestampMillis, Some(r), _) => {
+                r.micros_in_place(i64s, 1000).map_err(refused)
+            }
+            (SparkType::TimestampInt96, _, Some(r)) => {
+                for (i, v) in int96.chunks_exact_mut(12).enumerate() {
+                    if valid.is_none_or(|bits| bits[i / 8] >> (i % 8) & 1 == 1) {
+                        let micros = r.micros(int96_micros(v)).map_err(refused)?;
+                        v.copy_from_slice(&int96_from_micros(micros));
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Transposes a 64x64 bit matrix in place (bit `c` of row `r` becomes bit `r` of row `c`),
 /// swapping ever smaller blocks: 6 rounds of 32 masked swaps.
 fn transpose64(m: &mut [u64; 64]) {
@@ -246,6 +304,7 @@ pub struct RowTransposer {
     /// Per null-bitset word of a 64-row chunk: its null bits transposed, entry `c` holding
     /// field `64 * word + c`'s null bits of the chunk's rows.
     null_columns: Vec<[u64; 64]>,
+    rebases: Rebases,
 }
 
 impl RowTransposer {
@@ -264,7 +323,13 @@ impl RowTransposer {
             out: (0..n).map(Out::Flat).collect(),
             starts: Vec::new(),
             null_columns: Vec::new(),
+            rebases: Rebases::default(),
         }
+    }
+
+    /// The calendar rebase of the datetime columns (Spark's rebase modes in write).
+    pub fn set_rebases(&mut self, rebases: Rebases) {
+        self.rebases = rebases;
     }
 
     /// A transposer for rows of Spark's schema written as `schema`: each field of the rows is
@@ -530,6 +595,16 @@ impl RowTransposer {
             for (field, shape) in &self.nested {
                 let row = Container::row(&rows[at..end], nf, "", r)?;
                 shred(shape, Some((&row, *field)), 0, 0, &mut self.leaves, r)?;
+            }
+        }
+        if self.rebases != Rebases::default() {
+            for ((c, &t), name) in self.cols.iter_mut().zip(&self.types).zip(&self.names) {
+                let valid = c.has_null.then_some(c.validity.as_slice());
+                self.rebases
+                    .column(t, name, &mut c.i32s, &mut c.i64s, &mut c.values, valid)?;
+            }
+            for l in &mut self.leaves {
+                l.rebase(&self.rebases)?;
             }
         }
         let flat: Vec<ColumnView> =

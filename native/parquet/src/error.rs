@@ -10,6 +10,8 @@ pub enum Error {
     InvalidInput { column: String, message: String },
     /// A value or page exceeds what Parquet can represent.
     TooLarge { column: String, message: String },
+    /// A valid value the caller's rules refuse to write (Spark's EXCEPTION rebase mode).
+    Refused { column: String, message: String },
     /// Options out of range.
     Options(String),
     /// The writer was used after close or after a failed write.
@@ -38,7 +40,9 @@ impl Error {
     /// The column the error is about, where there is one.
     pub fn column(&self) -> Option<&str> {
         match self {
-            Error::InvalidInput { column, .. } | Error::TooLarge { column, .. } => Some(column),
+            Error::InvalidInput { column, .. }
+            | Error::TooLarge { column, .. }
+            | Error::Refused { column, .. } => Some(column),
             _ => None,
         }
     }
@@ -49,7 +53,9 @@ impl fmt::Display for Error {
         match self {
             Error::Schema(m) => write!(f, "invalid schema: {m}"),
             Error::InvalidInput { column, message } => write!(f, "column '{column}': {message}"),
-            Error::TooLarge { column, message } => write!(f, "column '{column}': {message}"),
+            Error::TooLarge { column, message } | Error::Refused { column, message } => {
+                write!(f, "column '{column}': {message}")
+            }
             Error::Options(m) => write!(f, "invalid writer options: {m}"),
             Error::State(m) => write!(f, "{m}"),
             Error::Io(e) => write!(f, "output stream failed: {e}"),

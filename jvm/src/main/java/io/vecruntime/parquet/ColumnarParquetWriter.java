@@ -106,6 +106,41 @@ public final class ColumnarParquetWriter implements AutoCloseable {
     rowsConfigured = true;
   }
 
+  /** A calendar rebase mode in write (Spark's {@code LegacyBehaviorPolicy}), by its wire code. */
+  public enum RebaseMode {
+    /** Values as they are (Proleptic Gregorian). */
+    CORRECTED(0),
+    /** Values moved to the hybrid Julian/Gregorian calendar, as Spark 2.x wrote them. */
+    LEGACY(1),
+    /** Values whose calendars differ are refused ({@link ValueRefusedException}). */
+    EXCEPTION(2);
+
+    final int code;
+
+    RebaseMode(int code) {
+      this.code = code;
+    }
+  }
+
+  /**
+   * The calendar rebase of the rows' datetime values, as Spark's rebase modes in write: {@code
+   * datetime} for dates and timestamps, {@code int96} for INT96 timestamps. LEGACY timestamps
+   * need the session zone's table ({@code switches}, {@code diffs}: micros, as Spark's
+   * {@code gregorian-julian-rebase-micros.json} holds them in seconds) and the zone's offsets
+   * (micros) before its first transition by {@code java.time} and by {@code java.util.TimeZone};
+   * null switches when no LEGACY timestamp is written. EXCEPTION refuses timestamps before
+   * {@code thresholdMicros} and dates before 1582-10-15. After {@link #configureRows}.
+   */
+  public void configureRebase(RebaseMode datetime, RebaseMode int96, long[] switches, long[] diffs,
+      long zoneOffsetMicros, long calendarOffsetMicros, long thresholdMicros) {
+    checkOpen();
+    if (!rowsConfigured) {
+      throw new IllegalStateException("configureRebase before configureRows");
+    }
+    NativeBridge.configureRebase(handle, datetime.code, int96.code, switches, diffs,
+        zoneOffsetMicros, calendarOffsetMicros, thresholdMicros);
+  }
+
   /** Appends the rows of the batch (native code turns them into columns). */
   public void writeRows(RowBatch batch) throws IOException {
     checkOpen();

@@ -42,6 +42,9 @@ final class NativeBridge {
 
   static native void configureRows(long handle);
 
+  static native void configureRebase(long handle, int datetime, int int96, long[] switches,
+      long[] diffs, long zoneOffset, long calendarOffset, long threshold);
+
   /** {@code [code, precision]} per column: how rows are read into the schema's columns. */
   static native int[] rowTypes(String root, String[] names, int[] spec);
 

@@ -1,0 +1,280 @@
+//! Spark's calendar rebase in write (`spark.sql.parquet.datetimeRebaseModeInWrite`,
+//! `int96RebaseModeInWrite`): LEGACY turns Proleptic Gregorian days and micros into the hybrid
+//! Julian/Gregorian calendar Spark 2.x and Hive read, as Spark's `RebaseDateTime` does;
+//! EXCEPTION refuses the values whose calendars differ.
+//!
+//! Days use Spark's switch-day table, and below it (before 0001-01-01) the same local date in
+//! the Julian calendar. Micros use the session zone's table from Spark's
+//! `gregorian-julian-rebase-micros.json`, handed over by the JVM; below its first switch the
+//! zone's offsets are fixed (before any transition), so Spark's calendar path reduces to the
+//! local date moved to the Julian calendar, between the two offsets the JVM's `java.time` and
+//! `java.util.TimeZone` give that zone there.
+
+/// Spark's `lastSwitchGregorianDay` (1582-10-15): from here on both calendars agree.
+pub const LAST_SWITCH_GREGORIAN_DAY: i32 = -141427;
+
+/// Spark's `gregJulianDiffSwitchDay` and `gregJulianDiffs`.
+const SWITCH_DAYS: [i32; 23] = [
+    -719162, -682944, -646420, -609896, -536847, -500323, -463799, -390750, -354226, -317702,
+    -244653, -208129, -171605, -141436, -141435, -141434, -141433, -141432, -141431, -141430,
+    -141429, -141428, -141427,
+];
+const DAY_DIFFS: [i32; 23] = [
+    -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+];
+
+const MICROS_PER_DAY: i64 = 86_400_000_000;
+
+/// Days since 1970-01-01 of a date in the proleptic Gregorian calendar (astronomical years).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + (m <= 2) as i64, m, d)
+}
+
+/// Days since 1970-01-01 of the same year, month and day in the proleptic Julian calendar
+/// (astronomical years, as `GregorianCalendar` reads a year of 0 or less).
+fn julian_days(y: i64, m: i64, d: i64) -> i64 {
+    let a = (14 - m) / 12;
+    let yy = y + 4800 - a;
+    let mm = m + 12 * a - 3;
+    let jdn = d + (153 * mm + 2) / 5 + 365 * yy + yy.div_euclid(4) - 32083;
+    jdn - 2_440_588
+}
+
+/// Spark's `rebaseGregorianToJulianDays`.
+pub fn rebase_days(days: i32) -> i32 {
+    if days >= LAST_SWITCH_GREGORIAN_DAY {
+        return days;
+    }
+    if days < SWITCH_DAYS[0] {
+        // localRebaseGregorianToJulianDays: before 0001-01-01 (no 1582 gap to skip there).
+        let (y, m, d) = civil_from_days(days as i64);
+        return julian_days(y, m, d) as i32;
+    }
+    let mut i = SWITCH_DAYS.len() - 1;
+    while i > 0 && days < SWITCH_DAYS[i] {
+        i -= 1;
+    }
+    days + DAY_DIFFS[i]
+}
+
+/// The session zone's rebase of micros (Spark's `rebaseGregorianToJulianMicros(zone, _)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneRebase {
+    /// Micros where the difference changes, ascending, and the difference from each on.
+    pub switches: Vec<i64>,
+    pub diffs: Vec<i64>,
+    /// The zone's offset (micros) before its first transition by `java.time` (its local
+    /// mean time) and by `java.util.TimeZone`, which Spark's calendar path uses below the
+    /// table.
+    pub zone_offset: i64,
+    pub calendar_offset: i64,
+}
+
+impl ZoneRebase {
+    pub fn new(
+        switches: Vec<i64>,
+        diffs: Vec<i64>,
+        zone_offset: i64,
+        calendar_offset: i64,
+    ) -> Result<Self, String> {
+        if switches.is_empty() || switches.len() != diffs.len() {
+            return Err("a rebase table needs as many diffs as switches, at least one".into());
+        }
+        if switches.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("rebase switches must ascend".into());
+        }
+        if *diffs.last().unwrap() != 0 {
+            return Err("a rebase table must end with a zero diff".into());
+        }
+        Ok(ZoneRebase {
+            switches,
+            diffs,
+            zone_offset,
+            calendar_offset,
+        })
+    }
+
+    /// Spark's `rebaseGregorianToJulianMicros` for this zone.
+    #[inline]
+    pub fn micros(&self, micros: i64) -> i64 {
+        let last = self.switches.len() - 1;
+        if micros >= self.switches[last] {
+            return micros;
+        }
+        if micros < self.switches[0] {
+            return self.before_table(micros);
+        }
+        let mut i = last;
+        while i > 0 && micros < self.switches[i] {
+            i -= 1;
+        }
+        micros + self.diffs[i]
+    }
+
+    /// Below the table: the local date-time (by `java.time`'s offset) read as a Julian one,
+    /// back to an instant by `TimeZone`'s offset.
+    fn before_table(&self, micros: i64) -> i64 {
+        let local = micros + self.zone_offset;
+        let days = local.div_euclid(MICROS_PER_DAY);
+        let time = local.rem_euclid(MICROS_PER_DAY);
+        let (y, m, d) = civil_from_days(days);
+        julian_days(y, m, d) * MICROS_PER_DAY + time - self.calendar_offset
+    }
+}
+
+/// What a datetime column's values go through before they are written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rebase {
+    /// LEGACY: days by Spark's table; micros by the zone's (None: no timestamps to rebase).
+    Legacy(Option<ZoneRebase>),
+    /// EXCEPTION: a date before [`LAST_SWITCH_GREGORIAN_DAY`] or micros before the threshold
+    /// (Spark's `lastSwitchGregorianTs`) is refused.
+    Exception { micros_threshold: i64 },
+}
+
+/// A value EXCEPTION mode refuses.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Ancient;
+
+impl Rebase {
+    #[inline]
+    pub fn days(&self, days: i32) -> Result<i32, Ancient> {
+        match self {
+            _ if days >= LAST_SWITCH_GREGORIAN_DAY => Ok(days),
+            Rebase::Legacy(_) => Ok(rebase_days(days)),
+            Rebase::Exception { .. } => Err(Ancient),
+        }
+    }
+
+    #[inline]
+    pub fn micros(&self, micros: i64) -> Result<i64, Ancient> {
+        match self {
+            Rebase::Legacy(Some(z)) => Ok(z.micros(micros)),
+            Rebase::Legacy(None) => Ok(micros),
+            Rebase::Exception { micros_threshold } if micros < *micros_threshold => Err(Ancient),
+            Rebase::Exception { .. } => Ok(micros),
+        }
+    }
+
+    /// Rebases `values` in place (the column's minimum first: modern data costs one pass).
+    pub fn days_in_place(&self, values: &mut [i32]) -> Result<(), Ancient> {
+        if values.iter().fold(i32::MAX, |a, &b| a.min(b)) >= LAST_SWITCH_GREGORIAN_DAY {
+            return Ok(());
+        }
+        for v in values {
+            *v = self.days(*v)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::days_in_place`] for micros; `per_micro` 1000 for millis (the switches and diffs
+    /// are whole seconds, so millis rebase by the same table scaled, with the same results as
+    /// Spark's rebase of the micros before their conversion).
+    pub fn micros_in_place(&self, values: &mut [i64], unit: i64) -> Result<(), Ancient> {
+        let floor = match self {
+            Rebase::Legacy(Some(z)) => z.switches[z.switches.len() - 1],
+            Rebase::Legacy(None) => return Ok(()),
+            Rebase::Exception { micros_threshold } => *micros_threshold,
+        };
+        if values.iter().fold(i64::MAX, |a, &b| a.min(b)) >= floor.div_euclid(unit) {
+            return Ok(());
+        }
+        for v in values {
+            if unit == 1 {
+                *v = self.micros(*v)?;
+            } else {
+                // Sub-unit micros cannot cross a whole-second switch: rebase the unit's start.
+                *v = self.micros(*v * unit)?.div_euclid(unit);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seconds as micros.
+    fn s(secs: i64) -> i64 {
+        secs * 1_000_000
+    }
+
+    #[test]
+    fn days_as_spark() {
+        // Spark's own examples: 1582-01-01 is -141714 Gregorian, -141704 Julian.
+        assert_eq!(rebase_days(-141714), -141704);
+        assert_eq!(rebase_days(-719162), -719164); // 0001-01-01
+        assert_eq!(rebase_days(-141427), -141427); // 1582-10-15
+        assert_eq!(rebase_days(-141428), -141427); // 1582-10-14 (the gap) -> 10-04 + 1
+        assert_eq!(rebase_days(0), 0);
+        // Before the table: the same local date in the Julian calendar. 0000-12-31 Gregorian
+        // (-719163) is 0001-01-02 Julian minus 2 days -> Julian 0000-12-31 = -719165.
+        assert_eq!(rebase_days(-719163), -719165);
+        // Every century below the table shifts by a day (Gregorian skips leap 100s).
+        let (y, m, d) = civil_from_days(-719163);
+        assert_eq!((y, m, d), (0, 12, 31));
+        assert_eq!(julian_days(1582, 10, 4), -141428);
+        assert_eq!(julian_days(1, 1, 1), -719164);
+    }
+
+    #[test]
+    fn micros_by_table_and_before_it() {
+        // UTC's table starts at 0001-01-01T00:00Z with a diff of -2 days.
+        let utc = ZoneRebase::new(
+            vec![-s(62135596800), -s(59006361600), -s(12219292800)],
+            vec![-s(172800), -s(86400), 0],
+            0,
+            0,
+        )
+        .unwrap();
+        assert_eq!(utc.micros(0), 0);
+        assert_eq!(utc.micros(-s(62135596800)), -s(62135596800) - s(172_800));
+        // Just below the table: 0000-12-31T23:59:59.5Z Gregorian is Julian 0000-12-31.
+        let m = -s(62135596800) - 500_000;
+        assert_eq!(
+            utc.micros(m),
+            -719165 * MICROS_PER_DAY + MICROS_PER_DAY - 500_000
+        );
+        // Offsets: the calendar's offset taken off the Julian local time.
+        let z = ZoneRebase {
+            zone_offset: s(3_600),
+            calendar_offset: 0,
+            ..utc.clone()
+        };
+        assert_eq!(z.micros(m), utc.micros(m) + s(3_600));
+    }
+
+    #[test]
+    fn exception_and_millis() {
+        let e = Rebase::Exception {
+            micros_threshold: -s(2208988800),
+        };
+        assert_eq!(
+            e.days(LAST_SWITCH_GREGORIAN_DAY),
+            Ok(LAST_SWITCH_GREGORIAN_DAY)
+        );
+        assert_eq!(e.days(LAST_SWITCH_GREGORIAN_DAY - 1), Err(Ancient));
+        assert_eq!(e.micros(-s(2208988800)), Ok(-s(2208988800)));
+        assert_eq!(e.micros(-s(2208988800) - 1), Err(Ancient));
+        let mut v = vec![0i64, 5];
+        assert_eq!(e.micros_in_place(&mut v, 1), Ok(()));
+        let mut v = vec![0i64, (s(-2208988800) / 1000 - 1)];
+        assert_eq!(e.micros_in_place(&mut v, 1000), Err(Ancient));
+        let utc = Rebase::Legacy(Some(
+            ZoneRebase::new(vec![-s(62135596800), 0], vec![-s(172800), 0], 0, 0).unwrap(),
+        ));
+        let micros = -s(62135596800) + 123_456;
+        let mut millis = vec![micros.div_euclid(1000)];
+        utc.micros_in_place(&mut millis, 1000).unwrap();
+        assert_eq!(millis[0], utc.micros(micros).unwrap().div_euclid(1000));
+    }
+}
