@@ -11,6 +11,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
 
 import org.apache.spark.sql.execution.datasources.parquet.SparkToParquetSchemaConverter
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types._
 
 /**
@@ -24,7 +25,8 @@ case class SparkParquetLayout(
     parquetSchema: ParquetSchema,
     rowTypes: Array[RowType],
     decimalPrecisions: Array[Int],
-    options: WriterOptions)
+    options: WriterOptions,
+    rebase: SparkRebase)
 
 object SparkParquetLayout {
   val ROW_SCHEMA_KEY = "org.apache.spark.sql.parquet.row.attributes"
@@ -101,11 +103,13 @@ object SparkParquetLayout {
     // side decides it (timestamps as INT96, micros or millis, decimal widths) once.
     val rowTypes = parquetSchema.rowTypes()
     val precisions = parquetSchema.columns().asScala.map(_.decimalPrecision()).toArray
+    // The task's SQL configuration, as ParquetWriteSupport reads its rebase modes.
+    val rebase = SparkRebase.ofSession(SQLConf.get)
     val metadata = Seq(
       SPARK_VERSION_KEY -> org.apache.spark.SPARK_VERSION_SHORT,
-      SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json))
+      SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json)) ++ rebase.footer
     SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, precisions,
-      writerOptions(conf, parquetSchema, metadata, writerVersion))
+      writerOptions(conf, parquetSchema, metadata, writerVersion), rebase)
   }
 
   /** The reason vecruntime cannot write this column, if any (a type at any depth). */

@@ -1,6 +1,6 @@
 package io.vecruntime.spark
 
-import io.vecruntime.parquet.{ColumnarParquetWriter, RowBatch, VectorBuffers}
+import io.vecruntime.parquet.{ColumnarParquetWriter, ParquetSchema, RowBatch, ValueRefusedException, VectorBuffers}
 import java.io.{ByteArrayOutputStream, OutputStream}
 
 import scala.jdk.CollectionConverters._
@@ -104,6 +104,7 @@ class VectorParquetOutputWriter(
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows()
+    layout.rebase.configure(writer)
     batch = new RowBatch(batchRows, initialBatchBytes)
     accountMemory()
     buffers.foreach(_.register(this))
@@ -186,7 +187,14 @@ class VectorParquetOutputWriter(
     if (!batch.isEmpty) {
       stopIfKilled()
       buffers.foreach(_.shrank(batch.sizeInBytes()))
-      writer.writeRows(batch)
+      try writer.writeRows(batch)
+      catch {
+        // Spark's own error, unwrapped: its suites check the cause of TASK_WRITE_FAILED.
+        case e: ValueRefusedException =>
+          val int96 = layout.parquetSchema.columns().asScala.exists(c =>
+            c.name() == e.column() && c.physicalType() == ParquetSchema.PhysicalType.INT96)
+          throw SparkRebase.refused(int96)
+      }
       batch.clear()
       accountMemory()
     }

@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expre
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.{V1WritesUtils, WriteFilesExec}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
-import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
 import org.apache.spark.sql.types._
 
 /**
@@ -47,9 +47,12 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
             // ColumnarToRowExec.
-            // Nested columns, and writeLegacyFormat's decimals, are converted from rows only.
+            // Nested columns, writeLegacyFormat's decimals and rebased datetimes are converted
+            // from rows only.
             val rowsOnly = w.child.output.exists(a => SparkParquetLayout.nested(a.dataType)) ||
-              conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT)
+              conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
+              (!SparkRebase.ofSession(conf).corrected && w.child.output.exists(a =>
+                SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))
             val (input, columnar) = w.child match {
               case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) && !rowsOnly => (c, true)
               case other => (other, false)
@@ -80,9 +83,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
     val hadoopConf = session.sessionState.newHadoopConfWithOptions(w.options)
     val fields = w.child.output.map(a => StructField(a.name, a.dataType, a.nullable))
     def anyField(p: DataType => Boolean) = fields.exists(f => SparkParquetLayout.holds(f.dataType)(p))
-    val hasDates = anyField(t => t == DateType || t == TimestampType)
     val hasInt96 = anyField(_ == TimestampType) &&
       conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
+    val hasTimestamps = anyField(_ == TimestampType) && !hasInt96
     lazy val codec = new ParquetOptions(w.options, conf).compressionCodecClassName
     val version = writerVersion(w)
     val encryption = hadoopConf.iterator().asScala.map(_.getKey).find(k =>
@@ -96,15 +99,13 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       () => version.filterNot(SparkParquetLayout.WriterVersions.contains).map(v =>
         s"parquet.writer.version=$v is not a version parquet-java knows"),
       () => {
-        val mode = conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE).toString
-        if (hasDates && mode != "CORRECTED") {
-          Some(s"${SQLConf.PARQUET_REBASE_MODE_IN_WRITE.key}=$mode (only CORRECTED is written natively)")
-        } else None
-      },
-      () => {
-        val mode = conf.getConf(SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE).toString
-        if (hasInt96 && mode != "CORRECTED") {
-          Some(s"${SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE.key}=$mode (only CORRECTED is written natively)")
+        // LEGACY timestamps need Spark's table of the session time zone; without one Spark
+        // takes its calendar path for every value.
+        val rebase = SparkRebase.ofSession(conf)
+        val legacy = LegacyBehaviorPolicy.LEGACY
+        val needsTable = (hasTimestamps && rebase.datetime == legacy) || (hasInt96 && rebase.int96 == legacy)
+        if (needsTable && !SparkRebase.hasTable(rebase.timeZone)) {
+          Some(s"LEGACY rebase in session time zone ${rebase.timeZone}, which has no rebase table in Spark")
         } else None
       },
       () => encryption.map(k => s"Parquet modular encryption ($k)"),

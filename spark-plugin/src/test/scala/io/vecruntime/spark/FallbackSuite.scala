@@ -46,6 +46,23 @@ class FallbackSuite extends VecRuntimeSparkSession {
     finally spark.sql("DROP TABLE bad_version")
   }
 
+  test("LEGACY timestamps in a session time zone Spark has no rebase table for") {
+    val reason = "LEGACY rebase in session time zone GMT+05:00, which has no rebase table in Spark"
+    withConf("spark.sql.session.timeZone" -> "GMT+05:00") {
+      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY",
+        "spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS") {
+        assertFallback(reason)(dir => df.write.parquet(dir))
+      }
+      withConf("spark.sql.parquet.int96RebaseModeInWrite" -> "LEGACY") {
+        assertFallback(reason)(dir => df.write.parquet(dir))
+      }
+      // Dates need no zone: written natively.
+      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY") {
+        assert(usesVecRuntime(planOf(df.write.parquet(newDir("dates-only-legacy")))))
+      }
+    }
+  }
+
   test("a type vecruntime lacks, at any depth, named by its path") {
     withConf("spark.sql.timeType.enabled" -> "true") {
       assertFallback("type time(6) of column 't'")(dir =>
@@ -61,20 +78,6 @@ class FallbackSuite extends VecRuntimeSparkSession {
     assertFallback("a column with an empty name")(d =>
       df.select(org.apache.spark.sql.functions.col("id").as(""), org.apache.spark.sql.functions.col("s"))
         .write.parquet(d))
-  }
-
-  test("LEGACY and EXCEPTION rebase modes") {
-    for (mode <- Seq("LEGACY", "EXCEPTION")) {
-      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> mode) {
-        assertFallback(s"spark.sql.parquet.datetimeRebaseModeInWrite=$mode")(dir => df.write.parquet(dir))
-        // Without date or timestamp columns the mode changes nothing: vecruntime writes.
-        val dir = newDir("no-dates")
-        assert(usesVecRuntime(planOf(df.select("id", "s").write.parquet(dir))))
-      }
-      withConf("spark.sql.parquet.int96RebaseModeInWrite" -> mode) {
-        assertFallback(s"spark.sql.parquet.int96RebaseModeInWrite=$mode")(dir => df.write.parquet(dir))
-      }
-    }
   }
 
   test("Parquet encryption") {

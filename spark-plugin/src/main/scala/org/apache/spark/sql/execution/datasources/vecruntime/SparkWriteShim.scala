@@ -55,6 +55,11 @@ object SparkWriteShim {
 
   def parseSchema(json: String): StructType = StructType.fromString(json)
 
+  /** The footer keys of Spark's LEGACY rebase modes (private to Spark's `sql` package). */
+  val LegacyDateTimeKey: String = org.apache.spark.sql.SPARK_LEGACY_DATETIME_METADATA_KEY
+  val LegacyInt96Key: String = org.apache.spark.sql.SPARK_LEGACY_INT96_METADATA_KEY
+  val TimeZoneKey: String = org.apache.spark.sql.SPARK_TIMEZONE_METADATA_KEY
+
   /** Throws TaskKilledException in a task that was killed (its job cancelled). */
   def stopIfKilled(): Unit = Option(TaskContext.get()).foreach(_.killTaskIfInterrupted())
 

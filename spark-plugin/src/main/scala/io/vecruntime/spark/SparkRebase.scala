@@ -1,0 +1,99 @@
+package io.vecruntime.spark
+
+import java.time.Instant
+import java.util.TimeZone
+
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.databind.ObjectMapper
+import io.vecruntime.parquet.ColumnarParquetWriter
+import io.vecruntime.parquet.ColumnarParquetWriter.RebaseMode
+
+import org.apache.spark.sql.catalyst.util.RebaseDateTime
+import org.apache.spark.sql.execution.datasources.DataSourceUtils
+import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
+
+/**
+ * Spark's calendar rebase in write, as `ParquetWriteSupport` takes it from the task's SQL
+ * configuration: `datetime` for dates and timestamps, `int96` for INT96 timestamps, LEGACY
+ * timestamps in the session time zone. The native writer rebases (see `native/kernels`'s
+ * `rebase`) with the zone's table from Spark's own `gregorian-julian-rebase-micros.json`.
+ */
+case class SparkRebase(
+    datetime: LegacyBehaviorPolicy.Value,
+    int96: LegacyBehaviorPolicy.Value,
+    timeZone: String) {
+  import SparkRebase._
+
+  def corrected: Boolean =
+    datetime == LegacyBehaviorPolicy.CORRECTED && int96 == LegacyBehaviorPolicy.CORRECTED
+
+  /** The footer keys `ParquetWriteSupport` adds in LEGACY modes. */
+  def footer: Seq[(String, String)] = {
+    val tz = SparkWriteShim.TimeZoneKey -> timeZone
+    val dt = if (datetime == LegacyBehaviorPolicy.LEGACY) {
+      Seq(SparkWriteShim.LegacyDateTimeKey -> "", tz)
+    } else Nil
+    val i96 = if (int96 == LegacyBehaviorPolicy.LEGACY) {
+      Seq(SparkWriteShim.LegacyInt96Key -> "", tz)
+    } else Nil
+    (dt ++ i96).distinct
+  }
+
+  /** Hands the modes, and the session zone's table when LEGACY, to the writer. */
+  def configure(writer: ColumnarParquetWriter): Unit = if (!corrected) {
+    val legacy = datetime == LegacyBehaviorPolicy.LEGACY || int96 == LegacyBehaviorPolicy.LEGACY
+    val table = if (legacy) tables.get(timeZone) else None
+    val (zoneOffset, calendarOffset) = ancientOffsets(timeZone)
+    writer.configureRebase(mode(datetime), mode(int96), table.map(_._1).orNull,
+      table.map(_._2).orNull, zoneOffset, calendarOffset, RebaseDateTime.lastSwitchGregorianTs)
+  }
+}
+
+object SparkRebase {
+  def ofSession(conf: SQLConf): SparkRebase = SparkRebase(
+    conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE),
+    conf.getConf(SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE),
+    conf.sessionLocalTimeZone)
+
+  private def mode(m: LegacyBehaviorPolicy.Value): RebaseMode = m match {
+    case LegacyBehaviorPolicy.LEGACY => RebaseMode.LEGACY
+    case LegacyBehaviorPolicy.EXCEPTION => RebaseMode.EXCEPTION
+    case _ => RebaseMode.CORRECTED
+  }
+
+  /**
+   * Spark's tables by zone id: switches and diffs in micros (the file holds seconds), read from
+   * the resource Spark's `RebaseDateTime` reads.
+   */
+  lazy val tables: Map[String, (Array[Long], Array[Long])] = {
+    val in = RebaseDateTime.getClass.getClassLoader
+      .getResourceAsStream("gregorian-julian-rebase-micros.json")
+    try {
+      new ObjectMapper().readTree(in).elements().asScala.map { r =>
+        def micros(field: String) = r.get(field).elements().asScala.map(_.asLong * 1000000L).toArray
+        r.get("tz").asText -> (micros("switches"), micros("diffs"))
+      }.toMap
+    } finally in.close()
+  }
+
+  /** Whether LEGACY timestamps in zone `tz` can be written natively (Spark has its table). */
+  def hasTable(tz: String): Boolean = tables.contains(tz)
+
+  /**
+   * The zone's offsets (micros) before any transition, by `java.time` (local mean time) and by
+   * `java.util.TimeZone` (its raw offset): Spark's calendar path, which it takes below the
+   * table, reads the local time with the one and the Julian instant with the other.
+   */
+  private def ancientOffsets(tz: String): (Long, Long) = {
+    val zone = TimeZone.getTimeZone(tz)
+    val ancient = Instant.ofEpochSecond(-62135596800L - 400L * 366 * 86400)
+    val byTime = zone.toZoneId.getRules.getOffset(ancient).getTotalSeconds * 1000000L
+    (byTime, zone.getOffset(ancient.toEpochMilli) * 1000L)
+  }
+
+  /** The error Spark's writer fails a task with for a value EXCEPTION mode refuses. */
+  def refused(int96Column: Boolean): Throwable =
+    DataSourceUtils.newRebaseExceptionInWrite(if (int96Column) "Parquet INT96" else "Parquet")
+}
