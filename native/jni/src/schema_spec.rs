@@ -8,8 +8,8 @@
 //! * repetition: parquet.thrift `FieldRepetitionType` ids.
 //! * physical (leaves): parquet.thrift `Type` ids; `type length` is the FIXED_LEN_BYTE_ARRAY width.
 //! * logical: for leaves [`LOGICAL_NONE`], STRING, INT (bit width `a`), DATE, DECIMAL
-//!   (precision `a`, scale `b`), TIMESTAMP (unit `a`: millis or micros, adjusted to UTC
-//!   `b != 0`); for groups none, LIST, MAP, MAP_KEY_VALUE.
+//!   (precision `a`, scale `b`), TIMESTAMP and TIME (unit `a`: millis or micros, adjusted to
+//!   UTC `b != 0`); for groups none, LIST, MAP, MAP_KEY_VALUE.
 //!
 //! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
@@ -45,6 +45,7 @@ pub const LOGICAL_INT: i32 = 2;
 pub const LOGICAL_DATE: i32 = 3;
 pub const LOGICAL_DECIMAL: i32 = 4;
 pub const LOGICAL_TIMESTAMP: i32 = 5;
+pub const LOGICAL_TIME: i32 = 6;
 pub const LOGICAL_LIST: i32 = 10;
 pub const LOGICAL_MAP: i32 = 11;
 pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
@@ -78,6 +79,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_DATE", LOGICAL_DATE),
     ("LOGICAL_DECIMAL", LOGICAL_DECIMAL),
     ("LOGICAL_TIMESTAMP", LOGICAL_TIMESTAMP),
+    ("LOGICAL_TIME", LOGICAL_TIME),
     ("LOGICAL_LIST", LOGICAL_LIST),
     ("LOGICAL_MAP", LOGICAL_MAP),
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
@@ -96,6 +98,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("ROW_TIMESTAMP_MICROS", SparkType::TimestampMicros.code()[0]),
     ("ROW_TIMESTAMP_MILLIS", SparkType::TimestampMillis.code()[0]),
     ("ROW_TIMESTAMP_NTZ", SparkType::TimestampNtz.code()[0]),
+    ("ROW_TIME", SparkType::Time.code()[0]),
     ("ROW_DECIMAL", SparkType::Decimal { precision: 1 }.code()[0]),
     ("ROW_STRING", SparkType::String.code()[0]),
     ("ROW_BINARY", SparkType::Binary.code()[0]),
@@ -204,6 +207,11 @@ fn leaf(
         }
         t => return Err(bad(format!("unknown physical type code {t}"))),
     };
+    let unit = |u: i32| match u {
+        UNIT_MILLIS => Ok(TimeUnit::Millis),
+        UNIT_MICROS => Ok(TimeUnit::Micros),
+        u => Err(bad(format!("unknown time unit {u}"))),
+    };
     let non_negative =
         |v: i32, what: &str| u32::try_from(v).map_err(|_| bad(format!("{what} {v} is negative")));
     let logical = match s[5] {
@@ -218,11 +226,11 @@ fn leaf(
             scale: non_negative(s[7], "decimal scale")?,
         }),
         LOGICAL_TIMESTAMP => Some(LogicalType::Timestamp {
-            unit: match s[6] {
-                UNIT_MILLIS => TimeUnit::Millis,
-                UNIT_MICROS => TimeUnit::Micros,
-                u => return Err(bad(format!("unknown timestamp unit {u}"))),
-            },
+            unit: unit(s[6])?,
+            adjusted_to_utc: s[7] != 0,
+        }),
+        LOGICAL_TIME => Some(LogicalType::Time {
+            unit: unit(s[6])?,
             adjusted_to_utc: s[7] != 0,
         }),
         l => return Err(bad(format!("unknown logical type code {l}"))),

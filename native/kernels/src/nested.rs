@@ -274,7 +274,8 @@ impl LeafBuf {
             SparkType::Long
             | SparkType::TimestampMicros
             | SparkType::TimestampMillis
-            | SparkType::TimestampNtz => ColumnData::Int64(&self.i64s),
+            | SparkType::TimestampNtz
+            | SparkType::Time => ColumnData::Int64(&self.i64s),
             SparkType::Decimal { precision } if precision <= 18 => ColumnData::Int64(&self.i64s),
             SparkType::Decimal { precision } | SparkType::LegacyDecimal { precision } => {
                 ColumnData::FixedBinary {
@@ -333,7 +334,7 @@ impl LeafBuf {
             SparkType::Decimal { precision } if precision <= 18 => {
                 self.i64s.push(c.fixed(i, 8, &self.name, row)? as i64)
             }
-            SparkType::TimestampMillis => self
+            SparkType::TimestampMillis | SparkType::Time => self
                 .i64s
                 .push((c.fixed(i, 8, &self.name, row)? as i64).div_euclid(1000)),
             SparkType::Float => self

@@ -38,6 +38,8 @@ pub enum SparkType {
     TimestampMillis,
     /// TimestampNTZType: INT64 micros.
     TimestampNtz,
+    /// TimeType (nanos of day) as INT64 TIME micros: the nanos floor-divided by 1000.
+    Time,
     Decimal {
         precision: u32,
     },
@@ -87,6 +89,13 @@ impl SparkType {
                 (TimeUnit::Micros, false) => SparkType::TimestampNtz,
                 (TimeUnit::Millis, false) => return None,
             },
+            (
+                P::Int64,
+                Some(LogicalType::Time {
+                    unit: TimeUnit::Micros,
+                    adjusted_to_utc: false,
+                }),
+            ) => SparkType::Time,
             (physical, Some(LogicalType::Decimal { precision, .. })) => {
                 // The standard layout, or the legacy one: the minimal FIXED_LEN_BYTE_ARRAY.
                 let standard = vecruntime_parquet::Field::decimal("", precision, 0, true).physical;
@@ -122,6 +131,7 @@ impl SparkType {
             SparkType::TimestampMicros => 9,
             SparkType::TimestampMillis => 10,
             SparkType::TimestampNtz => 11,
+            SparkType::Time => 16,
             SparkType::Decimal { precision } => return [12, precision as i32],
             SparkType::LegacyDecimal { precision } => return [15, precision as i32],
             SparkType::String => 13,
@@ -145,6 +155,7 @@ impl SparkType {
             9 => SparkType::TimestampMicros,
             10 => SparkType::TimestampMillis,
             11 => SparkType::TimestampNtz,
+            16 => SparkType::Time,
             12 if (1..=38).contains(&precision) => SparkType::Decimal {
                 precision: precision as u32,
             },
@@ -514,7 +525,7 @@ impl RowTransposer {
                     SparkType::Decimal { precision } if precision <= 18 => {
                         gather!(col.i64s, |v: u64| v as i64)
                     }
-                    SparkType::TimestampMillis => {
+                    SparkType::TimestampMillis | SparkType::Time => {
                         gather!(col.i64s, |v: u64| (v as i64).div_euclid(1000))
                     }
                     SparkType::Float => gather!(col.f32s, |v: u64| f32::from_bits(v as u32)),
@@ -623,7 +634,8 @@ impl RowTransposer {
                         SparkType::Long
                         | SparkType::TimestampMicros
                         | SparkType::TimestampMillis
-                        | SparkType::TimestampNtz => ColumnData::Int64(&c.i64s),
+                        | SparkType::TimestampNtz
+                        | SparkType::Time => ColumnData::Int64(&c.i64s),
                         SparkType::Decimal { precision } if *precision <= 18 => {
                             ColumnData::Int64(&c.i64s)
                         }
@@ -683,7 +695,8 @@ impl ColumnBuf {
             SparkType::Long
             | SparkType::TimestampMicros
             | SparkType::TimestampMillis
-            | SparkType::TimestampNtz => self.i64s.reserve(n),
+            | SparkType::TimestampNtz
+            | SparkType::Time => self.i64s.reserve(n),
             SparkType::Decimal { precision } if precision <= 18 => self.i64s.reserve(n),
             SparkType::Decimal { precision } | SparkType::LegacyDecimal { precision } => {
                 self.values.resize(n * decimal_min_bytes(precision), 0)

@@ -291,6 +291,20 @@ fn write_leaf(w: &mut CompactWriter, f: &Field) {
                 w.struct_end();
                 w.struct_end();
             }
+            LogicalType::Time {
+                unit,
+                adjusted_to_utc,
+            } => {
+                w.struct_field_begin(7);
+                w.bool_field(1, adjusted_to_utc);
+                w.struct_field_begin(2);
+                w.empty_struct_field(match unit {
+                    TimeUnit::Millis => 1,
+                    TimeUnit::Micros => 2,
+                });
+                w.struct_end();
+                w.struct_end();
+            }
             LogicalType::Int { bit_width } => {
                 w.struct_field_begin(10);
                 w.i8_field(1, bit_width as i8);

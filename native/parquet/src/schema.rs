@@ -69,6 +69,11 @@ pub enum LogicalType {
         unit: TimeUnit,
         adjusted_to_utc: bool,
     },
+    /// Time of day: millis in INT32 or micros in INT64.
+    Time {
+        unit: TimeUnit,
+        adjusted_to_utc: bool,
+    },
 }
 
 /// How often a field occurs in its parent (parquet.thrift `FieldRepetitionType`).
@@ -167,6 +172,14 @@ impl Field {
                 unit: TimeUnit::Micros,
                 ..
             } => 10,
+            LogicalType::Time {
+                unit: TimeUnit::Millis,
+                ..
+            } => 7,
+            LogicalType::Time {
+                unit: TimeUnit::Micros,
+                ..
+            } => 8,
             LogicalType::Int { bit_width: 8 } => 15,
             LogicalType::Int { bit_width: 16 } => 16,
             LogicalType::Int { bit_width: 32 } => 17,
@@ -196,6 +209,20 @@ impl Field {
             (Some(LogicalType::Int { bit_width: 64 }), PhysicalType::Int64) => Ok(()),
             (Some(LogicalType::Date), PhysicalType::Int32) => Ok(()),
             (Some(LogicalType::Timestamp { .. }), PhysicalType::Int64) => Ok(()),
+            (
+                Some(LogicalType::Time {
+                    unit: TimeUnit::Millis,
+                    ..
+                }),
+                PhysicalType::Int32,
+            )
+            | (
+                Some(LogicalType::Time {
+                    unit: TimeUnit::Micros,
+                    ..
+                }),
+                PhysicalType::Int64,
+            ) => Ok(()),
             (Some(LogicalType::Decimal { precision, scale }), p) => {
                 if precision == 0 || scale > precision {
                     return bad(format!("DECIMAL({precision},{scale}) is not valid"));

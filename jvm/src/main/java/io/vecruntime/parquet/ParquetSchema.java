@@ -468,6 +468,13 @@ public final class ParquetSchema {
           nullable);
     }
 
+    /** TIME(unit, isAdjustedToUTC): millis in INT32, micros in INT64. */
+    public Builder timeColumn(String name, TimeUnit unit, boolean adjustedToUtc, boolean nullable) {
+      PhysicalType physical = unit == TimeUnit.MILLIS ? PhysicalType.INT32 : PhysicalType.INT64;
+      return add(name, physical, 0, SchemaCodes.LOGICAL_TIME, unit.code, adjustedToUtc ? 1 : 0,
+          nullable);
+    }
+
     /** Spark's legacy timestamp: INT96 (nanos of day, Julian day), no logical type. */
     public Builder int96Column(String name, boolean nullable) {
       return add(name, PhysicalType.INT96, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);

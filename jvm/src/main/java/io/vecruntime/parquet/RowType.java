@@ -22,6 +22,8 @@ public enum RowType {
   /** Timestamp micros written as INT64 millis (floor division). */
   TIMESTAMP_MILLIS(SchemaCodes.ROW_TIMESTAMP_MILLIS),
   TIMESTAMP_NTZ(SchemaCodes.ROW_TIMESTAMP_NTZ),
+  /** Spark's TimeType (nanos of day) written as INT64 TIME micros (floor division). */
+  TIME(SchemaCodes.ROW_TIME),
   /** Needs a precision: {@link #codes}. */
   DECIMAL(SchemaCodes.ROW_DECIMAL),
   STRING(SchemaCodes.ROW_STRING),

@@ -33,6 +33,7 @@ final class SchemaCodes {
   static final int LOGICAL_DATE = 3;
   static final int LOGICAL_DECIMAL = 4;
   static final int LOGICAL_TIMESTAMP = 5;
+  static final int LOGICAL_TIME = 6;
   static final int LOGICAL_LIST = 10;
   static final int LOGICAL_MAP = 11;
   static final int LOGICAL_MAP_KEY_VALUE = 12;
@@ -52,6 +53,7 @@ final class SchemaCodes {
   static final int ROW_TIMESTAMP_MICROS = 9;
   static final int ROW_TIMESTAMP_MILLIS = 10;
   static final int ROW_TIMESTAMP_NTZ = 11;
+  static final int ROW_TIME = 16;
   static final int ROW_DECIMAL = 12;
   static final int ROW_STRING = 13;
   static final int ROW_BINARY = 14;

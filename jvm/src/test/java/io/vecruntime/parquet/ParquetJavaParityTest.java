@@ -69,6 +69,7 @@ class ParquetJavaParityTest {
       .decimalColumn("dec38", 38, 10, true)
       .fixedBinaryColumn("fixed5", 5, true)
       .int96Column("i96", true)
+      .timeColumn("time_us", ParquetSchema.TimeUnit.MICROS, false, true)
       .stringColumn("all_null", true)
       .build();
 
@@ -108,6 +109,7 @@ class ParquetJavaParityTest {
           r.nextBytes(b);
           return b;
         }),
+        nulls(0.1, (i, r) -> (long) r.nextInt(86_400_000) * 1000L + r.nextInt(1000)),
         (i, r) -> null);
   }
 

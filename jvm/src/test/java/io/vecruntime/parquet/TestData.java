@@ -115,6 +115,10 @@ final class TestData {
         b = b.as(LogicalTypeAnnotation.timestampType(c.b != 0,
             c.a == 0 ? LogicalTypeAnnotation.TimeUnit.MILLIS : LogicalTypeAnnotation.TimeUnit.MICROS));
         break;
+      case SchemaCodes.LOGICAL_TIME:
+        b = b.as(LogicalTypeAnnotation.timeType(c.b != 0,
+            c.a == 0 ? LogicalTypeAnnotation.TimeUnit.MILLIS : LogicalTypeAnnotation.TimeUnit.MICROS));
+        break;
       default:
         break;
     }

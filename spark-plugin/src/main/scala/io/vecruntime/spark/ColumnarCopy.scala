@@ -78,7 +78,9 @@ object ColumnarCopy {
       case RowType.BOOLEAN => eachValid(r => out.setBoolean(r, v.getBoolean(start + r)))
       case RowType.BYTE => eachValid(r => out.setInt(r, v.getByte(start + r)))
       case RowType.SHORT => eachValid(r => out.setInt(r, v.getShort(start + r)))
-      case RowType.TIMESTAMP_MILLIS => eachValid(r => out.setLong(r, Math.floorDiv(v.getLong(start + r), 1000L)))
+      // Millis from micros; TIME micros from nanos (Spark's nanosToMicros).
+      case RowType.TIMESTAMP_MILLIS | RowType.TIME =>
+        eachValid(r => out.setLong(r, Math.floorDiv(v.getLong(start + r), 1000L)))
       case RowType.TIMESTAMP_INT96 =>
         val buf = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
         eachValid { r =>

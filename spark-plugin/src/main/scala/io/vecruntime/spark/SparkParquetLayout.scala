@@ -118,7 +118,7 @@ object SparkParquetLayout {
   private def unsupported(path: String, t: DataType): Option[String] = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
-        BinaryType => None
+        BinaryType | _: TimeType | _: YearMonthIntervalType | _: DayTimeIntervalType => None
     case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
     case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
       .find(_ => true)
@@ -196,6 +196,8 @@ object SparkParquetLayout {
         b.timestampColumn(name,
           if (t.getUnit == TimeUnit.MILLIS) ParquetSchema.TimeUnit.MILLIS else ParquetSchema.TimeUnit.MICROS,
           t.isAdjustedToUTC, nullable)
+      case (PrimitiveTypeName.INT64, t: TimeLogicalTypeAnnotation) if t.getUnit == TimeUnit.MICROS =>
+        b.timeColumn(name, ParquetSchema.TimeUnit.MICROS, t.isAdjustedToUTC, nullable)
       case (physical @ (PrimitiveTypeName.INT32 | PrimitiveTypeName.INT64 |
           PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY), d: DecimalLogicalTypeAnnotation) =>
         b.decimalColumn(name, d.getPrecision, d.getScale,

@@ -64,14 +64,13 @@ class FallbackSuite extends VecRuntimeSparkSession {
   }
 
   test("a type vecruntime lacks, at any depth, named by its path") {
-    withConf("spark.sql.timeType.enabled" -> "true") {
-      assertFallback("type time(6) of column 't'")(dir =>
-        df.selectExpr("id", "time'12:34:56' as t").write.parquet(dir))
-      assertFallback("type time(6) of column 'st.arr.element'")(dir =>
-        df.selectExpr("id", "named_struct('arr', array(time'12:34:56')) as st").write.parquet(dir))
-      assertFallback("type time(6) of column 'm.value'")(dir =>
-        df.selectExpr("map(id, time'12:34:56') as m").write.parquet(dir))
-    }
+    val v = "parse_json('{\"a\": 1}')"
+    assertFallback("type variant of column 'v'")(dir =>
+      df.selectExpr("id", s"$v as v").write.parquet(dir))
+    assertFallback("type variant of column 'st.arr.element'")(dir =>
+      df.selectExpr("id", s"named_struct('arr', array($v)) as st").write.parquet(dir))
+    assertFallback("type variant of column 'm.value'")(dir =>
+      df.selectExpr(s"map(id, $v) as m").write.parquet(dir))
   }
 
   test("a column with an empty name: Spark's writer writes it") {
