@@ -9,7 +9,7 @@
 //! * physical (leaves): parquet.thrift `Type` ids; `type length` is the FIXED_LEN_BYTE_ARRAY width.
 //! * logical: for leaves [`LOGICAL_NONE`], STRING, INT (bit width `a`), DATE, DECIMAL
 //!   (precision `a`, scale `b`), TIMESTAMP and TIME (unit `a`: millis or micros, adjusted to
-//!   UTC `b != 0`); for groups none, LIST, MAP, MAP_KEY_VALUE.
+//!   UTC `b != 0`), UNKNOWN (always null); for groups none, LIST, MAP, MAP_KEY_VALUE.
 //!
 //! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
@@ -46,6 +46,7 @@ pub const LOGICAL_DATE: i32 = 3;
 pub const LOGICAL_DECIMAL: i32 = 4;
 pub const LOGICAL_TIMESTAMP: i32 = 5;
 pub const LOGICAL_TIME: i32 = 6;
+pub const LOGICAL_UNKNOWN: i32 = 7;
 pub const LOGICAL_LIST: i32 = 10;
 pub const LOGICAL_MAP: i32 = 11;
 pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
@@ -80,6 +81,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_DECIMAL", LOGICAL_DECIMAL),
     ("LOGICAL_TIMESTAMP", LOGICAL_TIMESTAMP),
     ("LOGICAL_TIME", LOGICAL_TIME),
+    ("LOGICAL_UNKNOWN", LOGICAL_UNKNOWN),
     ("LOGICAL_LIST", LOGICAL_LIST),
     ("LOGICAL_MAP", LOGICAL_MAP),
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
@@ -229,6 +231,7 @@ fn leaf(
             unit: unit(s[6])?,
             adjusted_to_utc: s[7] != 0,
         }),
+        LOGICAL_UNKNOWN => Some(LogicalType::Unknown),
         LOGICAL_TIME => Some(LogicalType::Time {
             unit: unit(s[6])?,
             adjusted_to_utc: s[7] != 0,

@@ -68,7 +68,8 @@ impl SparkType {
     pub fn of_leaf(physical: PhysicalType, logical: Option<LogicalType>) -> Option<SparkType> {
         use PhysicalType as P;
         Some(match (physical, logical) {
-            (P::Boolean, None) => SparkType::Boolean,
+            // Spark's void columns: BOOLEAN UNKNOWN, every value null.
+            (P::Boolean, None | Some(LogicalType::Unknown)) => SparkType::Boolean,
             (P::Int32, Some(LogicalType::Int { bit_width: 8 })) => SparkType::Byte,
             (P::Int32, Some(LogicalType::Int { bit_width: 16 })) => SparkType::Short,
             (P::Int32, None) => SparkType::Int,

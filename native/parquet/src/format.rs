@@ -9,6 +9,16 @@ pub const PAGE_DATA: i32 = 0;
 pub const PAGE_DATA_V2: i32 = 3;
 pub const PAGE_DICTIONARY: i32 = 2;
 
+/// The fields every page header starts with: type, sizes, CRC.
+fn page_header_start(w: &mut CompactWriter, page_type: i32, sizes: (i32, i32), crc: Option<u32>) {
+    w.i32_field(1, page_type);
+    w.i32_field(2, sizes.0);
+    w.i32_field(3, sizes.1);
+    if let Some(crc) = crc {
+        w.i32_field(4, crc as i32);
+    }
+}
+
 pub struct DataPageV2Header {
     pub uncompressed_size: i32,
     pub compressed_size: i32,
@@ -25,12 +35,8 @@ pub struct DataPageV2Header {
 impl DataPageV2Header {
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut w = CompactWriter::new();
-        w.i32_field(1, PAGE_DATA_V2);
-        w.i32_field(2, self.uncompressed_size);
-        w.i32_field(3, self.compressed_size);
-        if let Some(crc) = self.crc {
-            w.i32_field(4, crc as i32);
-        }
+        let sizes = (self.uncompressed_size, self.compressed_size);
+        page_header_start(&mut w, PAGE_DATA_V2, sizes, self.crc);
         w.struct_field_begin(8);
         w.i32_field(1, self.num_values);
         w.i32_field(2, self.num_nulls);
@@ -60,12 +66,8 @@ pub struct DataPageV1Header {
 impl DataPageV1Header {
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut w = CompactWriter::new();
-        w.i32_field(1, PAGE_DATA);
-        w.i32_field(2, self.uncompressed_size);
-        w.i32_field(3, self.compressed_size);
-        if let Some(crc) = self.crc {
-            w.i32_field(4, crc as i32);
-        }
+        let sizes = (self.uncompressed_size, self.compressed_size);
+        page_header_start(&mut w, PAGE_DATA, sizes, self.crc);
         w.struct_field_begin(5);
         w.i32_field(1, self.num_values);
         w.i32_field(2, self.encoding.thrift_id());
@@ -89,12 +91,8 @@ pub struct DictionaryPageHeader {
 impl DictionaryPageHeader {
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut w = CompactWriter::new();
-        w.i32_field(1, PAGE_DICTIONARY);
-        w.i32_field(2, self.uncompressed_size);
-        w.i32_field(3, self.compressed_size);
-        if let Some(crc) = self.crc {
-            w.i32_field(4, crc as i32);
-        }
+        let sizes = (self.uncompressed_size, self.compressed_size);
+        page_header_start(&mut w, PAGE_DICTIONARY, sizes, self.crc);
         w.struct_field_begin(7);
         w.i32_field(1, self.num_values);
         w.i32_field(2, self.encoding.thrift_id());
@@ -277,25 +275,22 @@ fn write_leaf(w: &mut CompactWriter, f: &Field) {
                 w.struct_end();
             }
             LogicalType::Date => w.empty_struct_field(6),
+            LogicalType::Unknown => w.empty_struct_field(11),
             LogicalType::Timestamp {
                 unit,
                 adjusted_to_utc,
-            } => {
-                w.struct_field_begin(8);
-                w.bool_field(1, adjusted_to_utc);
-                w.struct_field_begin(2);
-                w.empty_struct_field(match unit {
-                    TimeUnit::Millis => 1,
-                    TimeUnit::Micros => 2,
-                });
-                w.struct_end();
-                w.struct_end();
             }
-            LogicalType::Time {
+            | LogicalType::Time {
                 unit,
                 adjusted_to_utc,
             } => {
-                w.struct_field_begin(7);
+                // TIME and TIMESTAMP share their struct: isAdjustedToUTC, unit.
+                let id = if matches!(l, LogicalType::Time { .. }) {
+                    7
+                } else {
+                    8
+                };
+                w.struct_field_begin(id);
                 w.bool_field(1, adjusted_to_utc);
                 w.struct_field_begin(2);
                 w.empty_struct_field(match unit {

@@ -74,6 +74,8 @@ pub enum LogicalType {
         unit: TimeUnit,
         adjusted_to_utc: bool,
     },
+    /// Always null (parquet.thrift's `NullType`, parquet-java's UNKNOWN): Spark's void columns.
+    Unknown,
 }
 
 /// How often a field occurs in its parent (parquet.thrift `FieldRepetitionType`).
@@ -161,6 +163,7 @@ impl Field {
 
     pub(crate) fn converted_type(&self) -> Option<i32> {
         Some(match self.logical? {
+            LogicalType::Unknown => return None,
             LogicalType::String => 0,
             LogicalType::Decimal { .. } => 5,
             LogicalType::Date => 6,
@@ -209,6 +212,7 @@ impl Field {
             (Some(LogicalType::Int { bit_width: 64 }), PhysicalType::Int64) => Ok(()),
             (Some(LogicalType::Date), PhysicalType::Int32) => Ok(()),
             (Some(LogicalType::Timestamp { .. }), PhysicalType::Int64) => Ok(()),
+            (Some(LogicalType::Unknown), _) => Ok(()),
             (
                 Some(LogicalType::Time {
                     unit: TimeUnit::Millis,

@@ -475,6 +475,11 @@ public final class ParquetSchema {
           nullable);
     }
 
+    /** A column whose values are all null (Spark's void type): optional BOOLEAN, UNKNOWN. */
+    public Builder nullColumn(String name) {
+      return add(name, PhysicalType.BOOLEAN, 0, SchemaCodes.LOGICAL_UNKNOWN, 0, 0, true);
+    }
+
     /** Spark's legacy timestamp: INT96 (nanos of day, Julian day), no logical type. */
     public Builder int96Column(String name, boolean nullable) {
       return add(name, PhysicalType.INT96, 0, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);

@@ -34,6 +34,7 @@ final class SchemaCodes {
   static final int LOGICAL_DECIMAL = 4;
   static final int LOGICAL_TIMESTAMP = 5;
   static final int LOGICAL_TIME = 6;
+  static final int LOGICAL_UNKNOWN = 7;
   static final int LOGICAL_LIST = 10;
   static final int LOGICAL_MAP = 11;
   static final int LOGICAL_MAP_KEY_VALUE = 12;

@@ -70,6 +70,7 @@ class ParquetJavaParityTest {
       .fixedBinaryColumn("fixed5", 5, true)
       .int96Column("i96", true)
       .timeColumn("time_us", ParquetSchema.TimeUnit.MICROS, false, true)
+      .nullColumn("void")
       .stringColumn("all_null", true)
       .build();
 
@@ -110,6 +111,7 @@ class ParquetJavaParityTest {
           return b;
         }),
         nulls(0.1, (i, r) -> (long) r.nextInt(86_400_000) * 1000L + r.nextInt(1000)),
+        (i, r) -> null,
         (i, r) -> null);
   }
 

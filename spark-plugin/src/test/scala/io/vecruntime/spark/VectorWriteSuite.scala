@@ -139,6 +139,23 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("void columns, flat and nested, as Spark's writer writes them") {
+    val df = spark.range(0, 500, 1, 2).selectExpr("id", "null as v", "array(null, null) as arr",
+      "named_struct('n', null, 'i', id) as st")
+    val (ours, _) = compareWriters("void")(df)
+    val v = footer(dataFiles(ours).head).getFileMetaData.getSchema.getFields.get(1)
+    assert(v.toString == "optional boolean v (UNKNOWN)", v)
+  }
+
+  test("collated strings, flat and nested, as Spark's writer writes them") {
+    val df = spark.range(0, 2000, 1, 2).selectExpr("id",
+      "collate(concat('Value ', id % 37), 'UTF8_LCASE') as lcase",
+      "case when id % 9 = 4 then null else collate(concat('ß', id % 5), 'UNICODE_CI') end as unicode_ci",
+      "array(collate(cast(id as string), 'UTF8_LCASE')) as arr")
+    val (ours, _) = compareWriters("collated")(df)
+    assert(spark.read.parquet(ours).schema("lcase").dataType.asInstanceOf[StringType].collationId != 0)
+  }
+
   for (codec <- Seq("snappy", "gzip", "zstd", "lz4", "lz4_raw")) {
     test(s"codec $codec, names and footers as Spark's") {
       val (ours, _) = compareWriters(s"codec-$codec",
