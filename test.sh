@@ -19,6 +19,8 @@ cargo test --workspace
 
 echo "== JVM tests (mvn package: cargo builds libvecruntime into the jar; JUnit vs parquet-java)"
 mvn -B -q package
+# Who wrote each Parquet write of our Spark suites: native, or Spark's writer and why.
+cat spark-plugin/target/census.md
 
 echo "== cross-engine tests (pyarrow, DuckDB, polars) and local-cluster Spark"
 cargo build --release -p vecruntime-cli

@@ -30,6 +30,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
 
   override def beforeAll(): Unit = {
     super.beforeAll()
+    WriteCensus.scope = getClass.getSimpleName
     spark = SparkSession.builder()
       .master("local[2]")
       .appName(getClass.getSimpleName)
@@ -38,6 +39,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
       .config("spark.sql.shuffle.partitions", "2")
       .config("spark.sql.warehouse.dir", new File(tmp, "warehouse").getAbsolutePath)
       .config("spark.sql.session.timeZone", "UTC")
+      .config("spark.sql.queryExecutionListeners", classOf[WriteCensus].getName)
       .config(extraConf)
       .getOrCreate()
     spark.listenerManager.register(new QueryExecutionListener {
@@ -48,7 +50,10 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   override def afterAll(): Unit = {
-    try spark.stop() finally super.afterAll()
+    try spark.stop() finally {
+      VecRuntimeSparkSession.writeCensus()
+      super.afterAll()
+    }
   }
 
   private var dirs = 0
@@ -229,5 +234,26 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
         s"row $r field $i: ${show(a(r).get(i))} against ${show(b(r).get(i))}"
       }
     }.nextOption()
+  }
+}
+
+object VecRuntimeSparkSession {
+  /**
+   * The census of the suites run so far in this JVM ([[WriteCensus]]): every Parquet write by
+   * suite and kind in `target/census.tsv`, and the totals by kind in `target/census.md`
+   * (written again after each suite, so the last one holds the whole run).
+   */
+  def writeCensus(): Unit = {
+    val counts = WriteCensus.snapshot().toSeq.sortBy(_._1)
+    val dir = new File("target")
+    dir.mkdirs()
+    val tsv = counts.map { case ((suite, kind), n) => s"$suite\t$kind\t$n" }
+    Files.write(new File(dir, "census.tsv").toPath, (tsv.mkString("\n") + "\n").getBytes("UTF-8"))
+    val byKind = counts.groupBy(_._1._2).map { case (k, v) => k -> v.map(_._2).sum }.toSeq
+      .sortBy { case (k, n) => (k != "native", k == "plugin off", -n) }
+    val written = byKind.filter(_._1 != "plugin off").map(_._2).sum
+    val md = Seq(s"Parquet writes of the plugin's suites with the plugin on: $written", "",
+      "| writes | by |", "|---:|---|") ++ byKind.map { case (k, n) => s"| $n | $k |" }
+    Files.write(new File(dir, "census.md").toPath, (md.mkString("\n") + "\n").getBytes("UTF-8"))
   }
 }

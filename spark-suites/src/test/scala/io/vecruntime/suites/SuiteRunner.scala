@@ -7,6 +7,8 @@ import scala.collection.mutable
 import scala.io.Source
 import scala.jdk.CollectionConverters._
 
+import io.vecruntime.spark.WriteCensus
+
 import org.scalatest.{Args, ConfigMap, DynaTags, Filter, Reporter, Stopper, Suite, Tracker}
 import org.scalatest.events._
 
@@ -144,7 +146,7 @@ object SuiteRunner {
       "-Dspark.unsafe.exceptionOnMemoryLeak=true",
       "-Dderby.system.durability=test",
       "-Djava.awt.headless=true",
-      s"-Dspark.sql.queryExecutionListeners=${classOf[WriteCounter].getName}") ++
+      s"-Dspark.sql.queryExecutionListeners=${classOf[WriteCensus].getName}") ++
       log4j.map(l => s"-Dlog4j.configurationFile=$l") ++
       sparkHome.map(h => s"-Dspark.test.home=$h") ++
       (if (mode == "on") Seq("-Dspark.sql.extensions=io.vecruntime.spark.VecRuntimeExtensions")
@@ -193,7 +195,7 @@ object SuiteRunner {
       exclusions: Map[String, Map[String, String]], out: File): Unit = {
     for (entry <- entries) {
       val start = System.nanoTime()
-      WriteCounter.suite = entry.name
+      WriteCensus.scope = entry.name
       val outcomes = new Outcomes
       try {
         val suite = Class.forName(entry.className).getDeclaredConstructor()
@@ -217,7 +219,7 @@ object SuiteRunner {
       val seconds = (System.nanoTime() - start) / 1e9
       append(new File(out, s"$mode.tsv"),
         outcomes.rows.toSeq.map { case (t, s, m) => Seq(entry.name, t, s, m) })
-      val writes = WriteCounter.snapshot().collect { case ((s, k), n) if s == entry.name => (k, n) }
+      val writes = WriteCensus.snapshot().collect { case ((s, k), n) if s == entry.name => (k, n) }
       append(new File(out, s"$mode-writes.tsv"),
         writes.toSeq.sorted.map { case (k, n) => Seq(entry.name, k, n.toString) })
       val by = outcomes.rows.groupBy(_._2).map { case (s, r) => s -> r.size }

@@ -1,12 +1,10 @@
-package io.vecruntime.suites
+package io.vecruntime.spark
 
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicLong
 
 import scala.jdk.CollectionConverters._
 import scala.util.Try
-
-import io.vecruntime.spark.{VecRuntimeFallbackWriteFilesExec, VectorWriteFilesExec}
 
 import org.apache.spark.sql.execution.{QueryExecution, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, QueryStageExec}
@@ -16,38 +14,43 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.util.QueryExecutionListener
 
 /**
- * Counts the Parquet writes of each query by the node the plugin's rule left in the executed
- * plan: [[VectorWriteFilesExec]] (native), [[VecRuntimeFallbackWriteFilesExec]] (Spark's writer,
- * with the rule's reason), or Spark's own nodes the rule never saw. Registered through
- * `spark.sql.queryExecutionListeners`; the runner reads [[WriteCounter.counts]] per suite.
+ * Counts the Parquet writes of a session by who wrote them: `native` ([[VectorWriteFilesExec]]),
+ * `fallback: <reason>` (Spark's writer under [[VecRuntimeFallbackWriteFilesExec]], with the
+ * rule's reason), `spark: <why>` (a write the rule never saw) or `plugin off`. Register it with
+ * `spark.sql.queryExecutionListeners=io.vecruntime.spark.WriteCensus`; [[WriteCensus.snapshot]]
+ * holds the counts by `(scope, kind)`, `scope` being what [[WriteCensus.scope]] was set to.
  */
-class WriteCounter extends QueryExecutionListener {
+class WriteCensus extends QueryExecutionListener {
   override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit =
     count(qe)
 
   override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit =
     count(qe)
 
-  private def count(qe: QueryExecution): Unit =
-    Try(qe.executedPlan).foreach(p => WriteCounter.writes(p).foreach(WriteCounter.add))
+  private def count(qe: QueryExecution): Unit = Try(qe.executedPlan).foreach { p =>
+    // Writes run with the plugin switched off (to compare with Spark's writer) are not
+    // fallbacks: counted apart.
+    val on = VecRuntimeConf.enabled(qe.sparkSession.sessionState.conf)
+    WriteCensus.writes(p).foreach(k => WriteCensus.add(if (on) k else "plugin off"))
+  }
 }
 
-object WriteCounter {
-  /** The suite whose writes are counted; set by the runner before each suite. */
-  @volatile var suite: String = "-"
+object WriteCensus {
+  /** The label the next writes are counted under (a test suite, a benchmark). */
+  @volatile var scope: String = "-"
 
   private val counts = new ConcurrentHashMap[(String, String), AtomicLong]()
 
   private def add(kind: String): Unit =
-    counts.computeIfAbsent((suite, kind), _ => new AtomicLong()).incrementAndGet()
+    counts.computeIfAbsent((scope, kind), _ => new AtomicLong()).incrementAndGet()
 
-  /** (suite, kind) -> writes, kind being `native`, `fallback: reason` or `spark: reason`. */
+  /** (scope, kind) -> writes. */
   def snapshot(): Map[(String, String), Long] =
     counts.asScala.map { case (k, v) => k -> v.get }.toMap
 
   private def parquet(w: WriteFilesExec) = w.fileFormat.isInstanceOf[ParquetFileFormat]
 
-  /** The Parquet writes in a plan, one kind per write. */
+  /** The Parquet writes in an executed plan, one kind per write. */
   def writes(plan: SparkPlan): Seq[String] = plan match {
     case a: AdaptiveSparkPlanExec => writes(a.executedPlan)
     case s: QueryStageExec => writes(s.plan)
