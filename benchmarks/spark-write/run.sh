@@ -3,9 +3,9 @@
 #   benchmarks/spark-write/run.sh [scale factor, default 1] [runs, default 5]
 # Builds the plugin, generates TPC-DS store_sales with dsdgen (duckdb 1.5.5 + its tpcds extension
 # from PyPI, into .venv), then writes it from one local[2] Spark session with Spark's writer v1,
-# Spark's writer v2 and vecruntime, for snappy, zstd and none, then partitioned by
-# ss_sold_date_sk, bucketed by ss_item_sk (64 buckets, saveAsTable) and nested (grouped by
-# ticket into an array of structs and a map) with snappy against Spark v1 (after one unmeasured
+# Spark's writer v2, vecruntime and vecruntime with v1 pages, for snappy, zstd and none, then
+# partitioned by ss_sold_date_sk, bucketed by ss_item_sk (64 buckets, saveAsTable) and nested
+# (grouped by ticket into an array of structs and a map) with snappy against Spark v1 (after one unmeasured
 # warm-up round of each case; WARMUPS=n for more; SHAPES=flat,partitioned,bucketed,nested chooses
 # the cases, CODECS the flat codecs), and prints the tables.
 set -euo pipefail

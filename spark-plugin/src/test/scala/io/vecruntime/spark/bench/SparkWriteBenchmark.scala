@@ -10,19 +10,20 @@ import org.apache.spark.sql.{functions, DataFrame, SparkSession}
 import org.apache.spark.vecruntime.ListenerShim
 
 /**
- * TPC-DS store_sales written by Spark's writer v1 (the default), Spark's writer v2 and
- * vecruntime, in one local[2] session (table cached, off-heap pool on), per shape and codec.
+ * TPC-DS store_sales written by Spark's writer v1 (the default), Spark's writer v2,
+ * vecruntime (v2 pages) and vecruntime with `parquet.writer.version=v1`, in one local[2] session (table cached, off-heap pool on), per shape and codec.
  * Shapes (`SHAPES`, default all): `flat` (every codec), `partitioned`
  * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
  * `saveAsTable`, snappy) and `nested` (store_sales grouped by ticket: its lines an
- * `array<struct<...>>` and a `map<string,int>`, snappy); the last three against Spark v1 only. Per case the median of the runs of:
+ * `array<struct<...>>` and a `map<string,int>`, snappy); the last three against Spark v1 only,
+ * and vecruntime v1 in flat writes only. Per case the median of the runs of:
  * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
  * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
  * collected before each measured write and noop). Prints a Markdown table and the ratios of
- * ours to each Spark writer.
+ * ours to each Spark writer (vecruntime v1 to Spark v1: the same page format).
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
- * (writers: a comma-separated subset of `v1,v2,vecruntime`, for profiling). Before the measured
+ * (writers: a comma-separated subset of `v1,v2,vecruntime,vecv1`, for profiling). Before the measured
  * runs, `WARMUPS` (default 1) unmeasured rounds of every case.
  */
 object SparkWriteBenchmark {
@@ -71,7 +72,8 @@ object SparkWriteBenchmark {
       }
 
       val warmups = sys.env.get("WARMUPS").map(_.toInt).getOrElse(1)
-      val chosen = args.lift(4).map(_.split(",").toSet).getOrElse(Set("v1", "v2", "vecruntime"))
+      val chosen = args.lift(4).map(_.split(",").toSet)
+        .getOrElse(Set("v1", "v2", "vecruntime", "vecv1"))
       val shapes = sys.env.get("SHAPES").map(_.split(",").toSeq)
         .getOrElse(Seq("flat", "partitioned", "bucketed", "nested"))
       // The nested table: store_sales grouped by ticket, its lines an array of structs, plus a
@@ -98,16 +100,19 @@ object SparkWriteBenchmark {
         n
       }
       def source(shape: String) = if (shape == "nested") nested else df
-      val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime")
-        .filter(w => chosen.contains(w._2)).map(_._1)
+      val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime",
+        "vecruntime v1" -> "vecv1").filter(w => chosen.contains(w._2)).map(_._1)
+      def isOurs(writer: String) = writer.startsWith("vecruntime")
       // (shape, codec, writers): partitioned and bucketed writes against Spark's default writer.
       val cases = shapes.flatMap {
         case "flat" => codecs.map(c => ("flat", c, allWriters))
-        case shape => Seq((shape, "snappy", allWriters.filter(_ != "Spark v2")))
+        case shape =>
+          Seq((shape, "snappy", allWriters.filter(w => w != "Spark v2" && w != "vecruntime v1")))
       }
       def write(shape: String, writer: String, codec: String, dir: File): Unit = {
         var w = source(shape).write.option("compression", codec)
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
+        if (writer == "vecruntime v1") w = w.option("parquet.writer.version", "v1")
         shape match {
           case "flat" | "nested" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
@@ -124,7 +129,7 @@ object SparkWriteBenchmark {
       // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
       // each codec) otherwise lands in the first case's runs, for every writer.
       for (_ <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
-        spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
+        spark.conf.set(VecRuntimeConf.ENABLED, isOurs(writer).toString)
         source(shape).write.format("noop").mode("overwrite").save()
         val dir = new File(out, s"warmup-$shape-$codec-${writer.replace(' ', '-')}")
         deleteRecursively(dir)
@@ -135,7 +140,7 @@ object SparkWriteBenchmark {
       val results = for ((shape, codec, writers) <- cases) yield {
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
         for (run <- 1 to runs; writer <- writers) {
-          spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
+          spark.conf.set(VecRuntimeConf.ENABLED, isOurs(writer).toString)
           val (noopWall, noopCpu) = measure(source(shape).write.format("noop").mode("overwrite").save())
           val dir = new File(out, s"$shape-$codec-${writer.replace(' ', '-')}-$run")
           deleteRecursively(dir)
@@ -154,12 +159,12 @@ object SparkWriteBenchmark {
         println(f"| $shape | $codec | $w | ${r.wall}%.2f s | ${r.alone}%.2f s | ${r.cpu}%.2f s | ${r.cpuAlone}%.2f s | ${r.bytes}%,d | ${r.files} |")
       }
       println()
-      println("| shape | codec | vs | write: speed-up | write alone: speed-up | CPU: x less | CPU alone: ours / theirs | bytes: ours / theirs | files: ours / theirs |")
-      println("|---|---|---|---|---|---|---|---|---|")
-      for (((shape, codec), ws) <- results) {
-        val ours = ws.find(_._1 == "vecruntime").map(_._2)
-        for (ours <- ours.toSeq; (w, r) <- ws if w != "vecruntime") {
-          println(f"| $shape | $codec | $w | ${r.wall / ours.wall}%.2fx | ${r.alone / ours.alone}%.2fx | ${r.cpu / ours.cpu}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f | ${ours.files} / ${r.files} |")
+      println("| shape | codec | ours | vs | write: speed-up | write alone: speed-up | CPU: x less | CPU alone: ours / theirs | bytes: ours / theirs | files: ours / theirs |")
+      println("|---|---|---|---|---|---|---|---|---|---|")
+      for (((shape, codec), ws) <- results; (o, ours) <- ws if isOurs(o)) {
+        // vecruntime v1 against Spark v1 only: the same page format.
+        for ((w, r) <- ws if !isOurs(w) && (o == "vecruntime" || w == "Spark v1")) {
+          println(f"| $shape | $codec | $o | $w | ${r.wall / ours.wall}%.2fx | ${r.alone / ours.alone}%.2fx | ${r.cpu / ours.cpu}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f | ${ours.files} / ${r.files} |")
         }
       }
     } finally spark.stop()
