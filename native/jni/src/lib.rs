@@ -279,8 +279,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
 }
 
 /// The calendar rebase in write of the rows' datetime values: `datetime` for dates and
-/// timestamps, `int96` for INT96 timestamps, each 0 (CORRECTED: as they are), 1 (LEGACY) or 2
-/// (EXCEPTION). LEGACY timestamps need the session zone's table (`switches`, `diffs` in micros)
+/// timestamps, `int96` for INT96 timestamps, each a `schema_spec::REBASE_*` code (CORRECTED: as
+/// they are, LEGACY, EXCEPTION). LEGACY timestamps need the session zone's table (`switches`, `diffs` in micros)
 /// and its offsets before its first transition by java.time and java.util.TimeZone; EXCEPTION
 /// refuses timestamps before `threshold` micros. Call after `configureRows`.
 #[no_mangle]
@@ -306,9 +306,9 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRebase<'
         };
         let mode = |code: jint| -> JniResult<Option<Rebase>> {
             match code {
-                0 => Ok(None),
-                1 => Ok(Some(Rebase::Legacy(zone.clone()))),
-                2 => Ok(Some(Rebase::Exception {
+                schema_spec::REBASE_CORRECTED => Ok(None),
+                schema_spec::REBASE_LEGACY => Ok(Some(Rebase::Legacy(zone.clone()))),
+                schema_spec::REBASE_EXCEPTION => Ok(Some(Rebase::Exception {
                     micros_threshold: threshold,
                 })),
                 other => Err(argument(format!("unknown rebase mode code {other}"))),

@@ -54,6 +54,11 @@ pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
 pub const UNIT_MILLIS: i32 = 0;
 pub const UNIT_MICROS: i32 = 1;
 
+/// Rebase modes of `configureRebase` (Spark's `LegacyBehaviorPolicy`).
+pub const REBASE_CORRECTED: i32 = 0;
+pub const REBASE_LEGACY: i32 = 1;
+pub const REBASE_EXCEPTION: i32 = 2;
+
 /// Every code by name, for the test that ties the Java constants to these.
 pub const CODES: &[(&str, i32)] = &[
     ("VERSION", VERSION),
@@ -87,6 +92,9 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
     ("UNIT_MILLIS", UNIT_MILLIS),
     ("UNIT_MICROS", UNIT_MICROS),
+    ("REBASE_CORRECTED", REBASE_CORRECTED),
+    ("REBASE_LEGACY", REBASE_LEGACY),
+    ("REBASE_EXCEPTION", REBASE_EXCEPTION),
     // How rows are read into each column (`RowType` on the Java side).
     ("ROW_BOOLEAN", SparkType::Boolean.code()[0]),
     ("ROW_BYTE", SparkType::Byte.code()[0]),

@@ -109,11 +109,11 @@ public final class ColumnarParquetWriter implements AutoCloseable {
   /** A calendar rebase mode in write (Spark's {@code LegacyBehaviorPolicy}), by its wire code. */
   public enum RebaseMode {
     /** Values as they are (Proleptic Gregorian). */
-    CORRECTED(0),
+    CORRECTED(SchemaCodes.REBASE_CORRECTED),
     /** Values moved to the hybrid Julian/Gregorian calendar, as Spark 2.x wrote them. */
-    LEGACY(1),
+    LEGACY(SchemaCodes.REBASE_LEGACY),
     /** Values whose calendars differ are refused ({@link ValueRefusedException}). */
-    EXCEPTION(2);
+    EXCEPTION(SchemaCodes.REBASE_EXCEPTION);
 
     final int code;
 

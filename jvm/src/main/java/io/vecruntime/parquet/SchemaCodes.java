@@ -55,6 +55,10 @@ final class SchemaCodes {
   static final int ROW_TIMESTAMP_MILLIS = 10;
   static final int ROW_TIMESTAMP_NTZ = 11;
   static final int ROW_TIME = 16;
+
+  static final int REBASE_CORRECTED = 0;
+  static final int REBASE_LEGACY = 1;
+  static final int REBASE_EXCEPTION = 2;
   static final int ROW_DECIMAL = 12;
   static final int ROW_STRING = 13;
   static final int ROW_BINARY = 14;

@@ -33,6 +33,7 @@ class SchemaCodesTest {
     assertEquals(SchemaCodes.REPETITION_REPEATED, ParquetSchema.Repetition.REPEATED.code);
     assertEquals(SchemaCodes.LOGICAL_MAP_KEY_VALUE, ParquetSchema.GroupType.MAP_KEY_VALUE.code);
     assertEquals(SchemaCodes.UNIT_MICROS, ParquetSchema.TimeUnit.MICROS.code);
+    assertEquals(SchemaCodes.REBASE_EXCEPTION, ColumnarParquetWriter.RebaseMode.EXCEPTION.code);
   }
 
   @Test
