@@ -37,20 +37,10 @@ fn fallback_encoding(p: PhysicalType) -> PE {
     }
 }
 
-#[test]
-fn every_type_nulls_codec_and_encoding_path() {
-    let fields = all_fields();
-    let schema = Schema::new(fields.clone()).unwrap();
-    let n = 3000;
-    let mut rng = Rng(0x5eed);
-    let codecs = [
-        Codec::Uncompressed,
-        Codec::Snappy,
-        Codec::Gzip(6),
-        Codec::Zstd(3),
-        Codec::Lz4Hadoop,
-        Codec::Lz4Raw,
-    ];
+/// Every nulls x encoding path case with its columns of `n` rows, drawn from `seed`.
+fn cases(fields: &[Field], n: usize, seed: u64) -> Vec<(Nulls, Path, Vec<OwnedColumn>)> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
     for nulls in [Nulls::None, Nulls::Some, Nulls::All] {
         for path in [
             Path::Dictionary,
@@ -62,70 +52,89 @@ fn every_type_nulls_codec_and_encoding_path() {
                 Path::FallbackMidChunk => Card::LowThenUnique(1000),
                 Path::DictionaryOff => Card::Unique,
             };
-            let cols: Vec<OwnedColumn> = fields
+            let cols = fields
                 .iter()
                 .map(|f| generate(f, n, nulls, card, &mut rng))
                 .collect();
-            for codec in codecs {
-                let what = format!("{nulls:?}/{path:?}/{codec:?}");
-                let (file, summary) = write_file(
-                    &schema,
-                    &options(codec, path),
-                    std::slice::from_ref(&cols),
-                    &[n],
-                );
-                assert_eq!(summary.num_rows, n as i64);
-                assert_eq!(summary.file_size, file.len() as u64);
-                check_file(&fields, &cols, n, &file, &what);
-                let md = metadata(&file);
-                assert_eq!(md.file_metadata().created_by().unwrap(), CREATED_BY);
-                for rg in md.row_groups() {
-                    for (c, f) in fields.iter().enumerate() {
-                        let cc = rg.column(c);
-                        assert_eq!(
-                            cc.compression()
-                                .to_string()
-                                .to_uppercase()
-                                .split('(')
-                                .next()
-                                .unwrap(),
-                            codec.name(),
-                            "{what}"
-                        );
-                        let pages: Vec<(PE, usize)> = cc
-                            .page_encoding_stats()
-                            .unwrap()
-                            .iter()
-                            .filter(|s| s.page_type == parquet::basic::PageType::DATA_PAGE_V2)
-                            .map(|s| (s.encoding, s.count as usize))
-                            .collect();
-                        assert!(!pages.is_empty(), "{what}: {} has v2 data pages", f.name);
-                        let encs: Vec<PE> = pages.iter().map(|p| p.0).collect();
-                        if f.physical == PhysicalType::Boolean {
-                            assert_eq!(encs, vec![PE::PLAIN], "{what}");
-                            continue;
+            out.push((nulls, path, cols));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_type_nulls_codec_and_encoding_path() {
+    let fields = all_fields();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let n = 3000;
+    let codecs = [
+        Codec::Uncompressed,
+        Codec::Snappy,
+        Codec::Gzip(6),
+        Codec::Zstd(3),
+        Codec::Lz4Hadoop,
+        Codec::Lz4Raw,
+    ];
+    for (nulls, path, cols) in cases(&fields, n, 0x5eed) {
+        for codec in codecs {
+            let what = format!("{nulls:?}/{path:?}/{codec:?}");
+            let (file, summary) = write_file(
+                &schema,
+                &options(codec, path),
+                std::slice::from_ref(&cols),
+                &[n],
+            );
+            assert_eq!(summary.num_rows, n as i64);
+            assert_eq!(summary.file_size, file.len() as u64);
+            check_file(&fields, &cols, n, &file, &what);
+            let md = metadata(&file);
+            assert_eq!(md.file_metadata().created_by().unwrap(), CREATED_BY);
+            for rg in md.row_groups() {
+                for (c, f) in fields.iter().enumerate() {
+                    let cc = rg.column(c);
+                    assert_eq!(
+                        cc.compression()
+                            .to_string()
+                            .to_uppercase()
+                            .split('(')
+                            .next()
+                            .unwrap(),
+                        codec.name(),
+                        "{what}"
+                    );
+                    let pages: Vec<(PE, usize)> = cc
+                        .page_encoding_stats()
+                        .unwrap()
+                        .iter()
+                        .filter(|s| s.page_type == parquet::basic::PageType::DATA_PAGE_V2)
+                        .map(|s| (s.encoding, s.count as usize))
+                        .collect();
+                    assert!(!pages.is_empty(), "{what}: {} has v2 data pages", f.name);
+                    let encs: Vec<PE> = pages.iter().map(|p| p.0).collect();
+                    if f.physical == PhysicalType::Boolean {
+                        assert_eq!(encs, vec![PE::PLAIN], "{what}");
+                        continue;
+                    }
+                    let fb = fallback_encoding(f.physical);
+                    match (path, nulls) {
+                        // An all-null first page is not smaller as a dictionary: parquet-java
+                        // falls back at once.
+                        (_, Nulls::All) => assert_eq!(encs, vec![fb], "{what} {}", f.name),
+                        (Path::Dictionary, _) => {
+                            assert_eq!(encs, vec![PE::RLE_DICTIONARY], "{what} {}", f.name);
+                            assert!(cc.dictionary_page_offset().is_some());
                         }
-                        let fb = fallback_encoding(f.physical);
-                        match (path, nulls) {
-                            // An all-null first page is not smaller as a dictionary: parquet-java
-                            // falls back at once.
-                            (_, Nulls::All) => assert_eq!(encs, vec![fb], "{what} {}", f.name),
-                            (Path::Dictionary, _) => {
-                                assert_eq!(encs, vec![PE::RLE_DICTIONARY], "{what} {}", f.name);
-                                assert!(cc.dictionary_page_offset().is_some());
-                            }
-                            (Path::FallbackMidChunk, _) => {
-                                assert!(
-                                    encs.contains(&PE::RLE_DICTIONARY) && encs.contains(&fb),
-                                    "{what} {}: {encs:?}",
-                                    f.name
-                                );
-                                assert!(cc.dictionary_page_offset().is_some());
-                            }
-                            (Path::DictionaryOff, _) => {
-                                assert_eq!(encs, vec![fb], "{what} {}", f.name);
-                                assert!(cc.dictionary_page_offset().is_none());
-                            }
+                        (Path::FallbackMidChunk, _) => {
+                            assert!(
+                                encs.contains(&PE::RLE_DICTIONARY) && encs.contains(&fb),
+                                "{what} {}: {encs:?}",
+                                f.name
+                            );
+                            assert!(cc.dictionary_page_offset().is_some());
+                        }
+                        (Path::DictionaryOff, _) => {
+                            assert_eq!(encs, vec![fb], "{what} {}", f.name);
+                            assert!(cc.dictionary_page_offset().is_none());
                         }
                     }
                 }
@@ -208,51 +217,35 @@ fn v1_pages_every_type_codec_and_encoding_path() {
     let fields = all_fields();
     let schema = Schema::new(fields.clone()).unwrap();
     let n = 3000;
-    let mut rng = Rng(0x5eed1);
-    for nulls in [Nulls::None, Nulls::Some, Nulls::All] {
-        for path in [
-            Path::Dictionary,
-            Path::FallbackMidChunk,
-            Path::DictionaryOff,
-        ] {
-            let card = match path {
-                Path::Dictionary => Card::Low,
-                Path::FallbackMidChunk => Card::LowThenUnique(1000),
-                Path::DictionaryOff => Card::Unique,
-            };
-            let cols: Vec<OwnedColumn> = fields
-                .iter()
-                .map(|f| generate(f, n, nulls, card, &mut rng))
-                .collect();
-            for codec in [Codec::Uncompressed, Codec::Snappy, Codec::Gzip(6)] {
-                let what = format!("v1 {nulls:?}/{path:?}/{codec:?}");
-                let mut opts = options(codec, path);
-                opts.writer_version = WriterVersion::V1;
-                let (file, _) = write_file(&schema, &opts, std::slice::from_ref(&cols), &[n]);
-                check_file(&fields, &cols, n, &file, &what);
-                let md = metadata(&file);
-                for rg in md.row_groups() {
-                    for (c, f) in fields.iter().enumerate() {
-                        let stats = rg.column(c).page_encoding_stats().unwrap();
-                        let mut encs: Vec<PE> = stats
-                            .iter()
-                            .map(|s| {
-                                assert_ne!(s.page_type, parquet::basic::PageType::DATA_PAGE_V2);
-                                s.encoding
-                            })
-                            .collect();
-                        encs.dedup();
-                        let dictionary = !matches!(
-                            f.physical,
-                            PhysicalType::Boolean | PhysicalType::FixedLenByteArray(_)
-                        ) && path != Path::DictionaryOff
-                            && nulls != Nulls::All;
-                        let name = &f.name;
-                        if dictionary {
-                            assert_eq!(encs[0], PE::PLAIN_DICTIONARY, "{what} {name}: {encs:?}");
-                        } else {
-                            assert_eq!(encs, vec![PE::PLAIN], "{what} {name}");
-                        }
+    for (nulls, path, cols) in cases(&fields, n, 0x5eed1) {
+        for codec in [Codec::Uncompressed, Codec::Snappy, Codec::Gzip(6)] {
+            let what = format!("v1 {nulls:?}/{path:?}/{codec:?}");
+            let mut opts = options(codec, path);
+            opts.writer_version = WriterVersion::V1;
+            let (file, _) = write_file(&schema, &opts, std::slice::from_ref(&cols), &[n]);
+            check_file(&fields, &cols, n, &file, &what);
+            let md = metadata(&file);
+            for rg in md.row_groups() {
+                for (c, f) in fields.iter().enumerate() {
+                    let stats = rg.column(c).page_encoding_stats().unwrap();
+                    let mut encs: Vec<PE> = stats
+                        .iter()
+                        .map(|s| {
+                            assert_ne!(s.page_type, parquet::basic::PageType::DATA_PAGE_V2);
+                            s.encoding
+                        })
+                        .collect();
+                    encs.dedup();
+                    let dictionary = !matches!(
+                        f.physical,
+                        PhysicalType::Boolean | PhysicalType::FixedLenByteArray(_)
+                    ) && path != Path::DictionaryOff
+                        && nulls != Nulls::All;
+                    let name = &f.name;
+                    if dictionary {
+                        assert_eq!(encs[0], PE::PLAIN_DICTIONARY, "{what} {name}: {encs:?}");
+                    } else {
+                        assert_eq!(encs, vec![PE::PLAIN], "{what} {name}");
                     }
                 }
             }
