@@ -4,12 +4,15 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.conf.Configuration
+
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
-import org.apache.spark.sql.execution.datasources.{V1WritesUtils, WriteFilesExec}
+import org.apache.spark.sql.execution.command.DataWritingCommandExec
+import org.apache.spark.sql.execution.datasources.{FileFormat, InsertIntoHadoopFsRelationCommand, V1WritesUtils, WriteFilesExec, WriteFilesExecBase}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
 import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
 import org.apache.spark.sql.types._
@@ -17,7 +20,8 @@ import org.apache.spark.sql.types._
 /**
  * Replaces `WriteFilesExec` by [[VectorWriteFilesExec]] for the Parquet writes vecruntime takes;
  * any other write keeps Spark's node under [[VecRuntimeFallbackWriteFilesExec]], which shows
- * the reason in EXPLAIN (and it is logged).
+ * the reason in EXPLAIN (and it is logged). A Parquet write planned without `WriteFiles` gets
+ * [[VectorParquetFileFormat]] in its command.
  */
 case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with Logging {
   import VectorWriteRule._
@@ -64,35 +68,70 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
             logDebug(s"vecruntime: Spark's writer writes this: $reason")
             VecRuntimeFallbackWriteFilesExec(w, reason)
         }
+      case d: DataWritingCommandExec => withoutWriteFiles(d, conf)
     }
   }
 
-  /** A write option, else the session's Hadoop setting, as the write's job will see it. */
-  private def setting(w: WriteFilesExec, key: String): Option[String] =
-    w.options.find(_._1.equalsIgnoreCase(key)).map(_._2)
-      .orElse(Option(session.sessionState.newHadoopConfWithOptions(w.options).get(key)))
+  private def hadoopConf(w: WriteFilesExec) = session.sessionState.newHadoopConfWithOptions(w.options)
 
-  /**
-   * The `parquet.writer.version` the write asks for. Read here, before Spark's `prepareWrite`
-   * sets v1 in the job's configuration when none is named.
-   */
-  def writerVersion(w: WriteFilesExec): Option[String] = setting(w, "parquet.writer.version")
+  /** The `parquet.writer.version` the write asks for ([[VectorWriteRule.writerVersion]]). */
+  def writerVersion(w: WriteFilesExec): Option[String] = VectorWriteRule.writerVersion(hadoopConf(w))
 
   /** Why vecruntime cannot take this write, or None. */
-  def fallbackReason(w: WriteFilesExec, conf: SQLConf): Option[String] = {
-    val hadoopConf = session.sessionState.newHadoopConfWithOptions(w.options)
-    val fields = w.child.output.map(a => StructField(a.name, a.dataType, a.nullable))
+  def fallbackReason(w: WriteFilesExec, conf: SQLConf): Option[String] =
+    VectorWriteRule.fallbackReason(w.fileFormat, w.child.output.map(a =>
+      StructField(a.name, a.dataType, a.nullable)), w.options, hadoopConf(w), conf)
+
+  /**
+   * A Parquet write Spark runs without a `WriteFiles` node
+   * (`spark.sql.optimizer.plannedWrite.enabled=false`): `FileFormatWriter` asks the command's
+   * own format for its OutputWriterFactory, so the command gets [[VectorParquetFileFormat]],
+   * which shows in EXPLAIN whether the native writer takes it and if not, why.
+   */
+  private def withoutWriteFiles(d: DataWritingCommandExec, conf: SQLConf): SparkPlan = d.cmd match {
+    case cmd: InsertIntoHadoopFsRelationCommand
+        if cmd.fileFormat.getClass == classOf[ParquetFileFormat] &&
+          !d.child.exists(_.isInstanceOf[WriteFilesExecBase]) =>
+      val fields = cmd.query.output.map(a => StructField(a.name, a.dataType, a.nullable))
+      val reason = VectorWriteRule.fallbackReason(cmd.fileFormat, fields, cmd.options,
+        session.sessionState.newHadoopConfWithOptions(cmd.options), conf)
+      if (reason.isEmpty) VecRuntimeConf.validate(conf)
+      else logDebug(s"vecruntime: Spark's writer writes this: ${reason.get}")
+      val manyFiles = cmd.partitionColumns.nonEmpty || cmd.bucketSpec.isDefined
+      d.copy(cmd = cmd.copy(fileFormat = new VectorParquetFileFormat(manyFiles, reason)))
+    case _ => d
+  }
+}
+
+object VectorWriteRule {
+  /**
+   * The `parquet.writer.version` a write asks for (a write option or a Hadoop setting), read
+   * from its job's configuration before Spark's `prepareWrite` sets v1 there when none is named.
+   */
+  def writerVersion(hadoopConf: Configuration): Option[String] =
+    Option(hadoopConf.get("parquet.writer.version"))
+
+  /**
+   * Why vecruntime cannot take a write of `fields` (all the columns the write is given,
+   * partition columns too) with these write options and job configuration, or None.
+   */
+  def fallbackReason(
+      fileFormat: FileFormat,
+      fields: Seq[StructField],
+      options: Map[String, String],
+      hadoopConf: Configuration,
+      conf: SQLConf): Option[String] = {
     def anyField(p: DataType => Boolean) = fields.exists(f => SparkParquetLayout.holds(f.dataType)(p))
     val hasInt96 = anyField(_ == TimestampType) &&
       conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
     val hasTimestamps = anyField(_ == TimestampType) && !hasInt96
-    lazy val codec = new ParquetOptions(w.options, conf).compressionCodecClassName
-    val version = writerVersion(w)
+    lazy val codec = new ParquetOptions(options, conf).compressionCodecClassName
+    val version = writerVersion(hadoopConf)
     val encryption = hadoopConf.iterator().asScala.map(_.getKey).find(k =>
       k.startsWith("parquet.encryption.") || k == "parquet.crypto.factory.class")
     Seq(
-      () => if (!w.fileFormat.isInstanceOf[ParquetFileFormat]) {
-        Some(s"not a Parquet write (${w.fileFormat.getClass.getSimpleName})")
+      () => if (!fileFormat.isInstanceOf[ParquetFileFormat]) {
+        Some(s"not a Parquet write (${fileFormat.getClass.getSimpleName})")
       } else None,
       () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
       () => if (fields.exists(_.name.isEmpty)) Some("a column with an empty name") else None,
@@ -115,9 +154,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       }
     ).iterator.map(_.apply()).collectFirst { case Some(r) => r }
   }
-}
 
-object VectorWriteRule {
   /**
    * The input of a local sort under a partitioned or bucketed write whose keys are only partition
    * columns and the bucket id: the order Spark plans for its one-file-at-a-time writer. Those

@@ -14,9 +14,10 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.util.QueryExecutionListener
 
 /**
- * Counts the Parquet writes of a session by who wrote them: `native` ([[VectorWriteFilesExec]]),
- * `fallback: <reason>` (Spark's writer under [[VecRuntimeFallbackWriteFilesExec]], with the
- * rule's reason), `spark: <why>` (a write the rule never saw) or `plugin off`. Register it with
+ * Counts the Parquet writes of a session by who wrote them: `native` ([[VectorWriteFilesExec]],
+ * or a command planned without `WriteFiles` given [[VectorParquetFileFormat]]),
+ * `fallback: <reason>` (Spark's writer under [[VecRuntimeFallbackWriteFilesExec]] or the
+ * command's format, with the rule's reason), `spark: <why>` (a write the rule never saw) or `plugin off`. Register it with
  * `spark.sql.queryExecutionListeners=io.vecruntime.spark.WriteCensus`; [[WriteCensus.snapshot]]
  * holds the counts by `(scope, kind)`, `scope` being what [[WriteCensus.scope]] was set to.
  */
@@ -63,9 +64,12 @@ object WriteCensus {
     case d: DataWritingCommandExec =>
       val inner = d.children.flatMap(writes)
       d.cmd match {
-        case i: InsertIntoHadoopFsRelationCommand
-            if inner.isEmpty && i.fileFormat.isInstanceOf[ParquetFileFormat] =>
-          Seq("spark: no WriteFiles node (planned write off)")
+        // Planned without WriteFiles: the command's format says who writes.
+        case i: InsertIntoHadoopFsRelationCommand if inner.isEmpty => i.fileFormat match {
+          case v: VectorParquetFileFormat => Seq(v.planned.fold("native")(r => s"fallback: $r"))
+          case _: ParquetFileFormat => Seq("spark: no WriteFiles node, command not rewritten")
+          case _ => Nil
+        }
         case _ => inner
       }
     case other => other.children.flatMap(writes)

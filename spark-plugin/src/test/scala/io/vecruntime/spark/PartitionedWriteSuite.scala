@@ -1,17 +1,10 @@
 package io.vecruntime.spark
 
 import java.io.File
-import java.nio.file.Files
-import java.nio.file.attribute.PosixFilePermissions
 
 import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
-import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
-import org.apache.parquet.example.data.Group
-import org.apache.parquet.hadoop.ParquetReader
-import org.apache.parquet.hadoop.example.GroupReadSupport
 
 import org.scalatest.concurrent.Eventually._
 import org.scalatest.time.{Millis, Seconds, Span}
@@ -27,76 +20,6 @@ import org.apache.spark.sql.execution.SortExec
  * and row readers, the footers, `_SUCCESS`, and for tables the catalog's partitions.
  */
 class PartitionedWriteSuite extends VecRuntimeSparkSession {
-
-  /** Data files under `dir`, by path relative to it, with the job uuid taken out of the name. */
-  def dataTree(dir: String): Map[String, File] = {
-    val root = new File(dir)
-    def walk(f: File): Seq[File] =
-      if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.filterNot(_.getName.startsWith("."))
-        .filterNot(_.getName.startsWith("_")).flatMap(walk)
-      else Seq(f)
-    walk(root).filter(_.getName.endsWith(".parquet")).map { f =>
-      val rel = root.toPath.relativize(f.toPath).toString
-      rel.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") -> f
-    }.toMap
-  }
-
-  /** The rows of one file in the order they are stored, as strings (parquet-java's reader). */
-  def fileRows(f: File): Seq[String] = {
-    val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
-      .withConf(new Configuration()).build()
-    try Iterator.continually(reader.read()).takeWhile(_ != null).map(groupString).toSeq
-    finally reader.close()
-  }
-
-  private def groupString(g: Group): String = {
-    val t = g.getType
-    (0 until t.getFieldCount).map { i =>
-      if (g.getFieldRepetitionCount(i) == 0) "null" else g.getValueToString(i, 0)
-    }.mkString("|")
-  }
-
-  /** Every file under `dir` (checksum files too) with its POSIX permissions, uuids taken out. */
-  def allFiles(dir: String): Map[String, String] = {
-    val root = new File(dir).toPath
-    Files.walk(root).iterator().asScala.filter(Files.isRegularFile(_)).map { p =>
-      root.relativize(p).toString.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") ->
-        PosixFilePermissions.toString(Files.getPosixFilePermissions(p))
-    }.toMap
-  }
-
-  /** Both writers' outputs are the same, file by file; returns the data files of ours. */
-  def assertSameTree(ours: String, theirs: String): Map[String, File] = {
-    val o = dataTree(ours)
-    val t = dataTree(theirs)
-    assert(o.nonEmpty)
-    // Checksum files and permissions as Hadoop's local file system makes them for Spark.
-    val (oa, ta) = (allFiles(ours), allFiles(theirs))
-    assert(oa.keySet.filter(_.endsWith(".crc")) == ta.keySet.filter(_.endsWith(".crc")),
-      "checksum files")
-    assert(oa.filter(_._1.contains("part-")) == ta.filter(_._1.contains("part-")),
-      "file permissions")
-    assert(o.keySet == t.keySet, s"files: only ours ${(o.keySet -- t.keySet).toSeq.sorted.take(5)}, " +
-      s"only Spark's ${(t.keySet -- o.keySet).toSeq.sorted.take(5)}")
-    assert(new File(ours, "_SUCCESS").exists() == new File(theirs, "_SUCCESS").exists())
-    for ((name, of) <- o) {
-      val tf = t(name)
-      assert(fileRows(of).sorted == fileRows(tf).sorted, s"rows of $name")
-      val fo = footer(of).getFileMetaData
-      val ft = footer(tf).getFileMetaData
-      assert(fo.getSchema == ft.getSchema, s"Parquet schema of $name")
-      assert(fo.getKeyValueMetaData == ft.getKeyValueMetaData, s"footer metadata of $name")
-      assert(fo.getCreatedBy.startsWith("vecruntime version"), fo.getCreatedBy)
-      assert(ft.getCreatedBy.startsWith("parquet-mr"), ft.getCreatedBy)
-    }
-    assert(spark.read.parquet(ours).schema == spark.read.parquet(theirs).schema, "Spark schema")
-    for (vectorized <- Seq(false, true)) {
-      firstDifference(readBack(ours, vectorized), readBack(theirs, vectorized)).foreach { d =>
-        fail(s"rows read back (vectorized=$vectorized) differ: $d")
-      }
-    }
-    o
-  }
 
   /** Writes with both writers, checks ours was native with no sort for the writer, compares. */
   def compare(name: String)(write: (DataFrame, String) => Unit)(df: DataFrame): Map[String, File] = {

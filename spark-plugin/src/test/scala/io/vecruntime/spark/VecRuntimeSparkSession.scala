@@ -2,6 +2,7 @@ package io.vecruntime.spark
 
 import java.io.File
 import java.nio.file.Files
+import java.nio.file.attribute.PosixFilePermissions
 
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
@@ -9,7 +10,9 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.page.{DataPage, DataPageV2}
-import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.example.data.Group
+import org.apache.parquet.hadoop.{ParquetFileReader, ParquetReader}
+import org.apache.parquet.hadoop.example.GroupReadSupport
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.scalatest.BeforeAndAfterAll
@@ -17,6 +20,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.{QueryExecution, SparkPlan}
+import org.apache.spark.sql.execution.command.DataWritingCommandExec
+import org.apache.spark.sql.execution.datasources.InsertIntoHadoopFsRelationCommand
 import org.apache.spark.sql.util.QueryExecutionListener
 
 /** A local Spark session with vecruntime on, and helpers to look at what a write produced. */
@@ -128,6 +133,76 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     assert(ft.getFileMetaData.getCreatedBy.startsWith("parquet-mr"), ft.getFileMetaData.getCreatedBy)
   }
 
+  /** Data files under `dir`, by path relative to it, with the job uuid taken out of the name. */
+  def dataTree(dir: String): Map[String, File] = {
+    val root = new File(dir)
+    def walk(f: File): Seq[File] =
+      if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.filterNot(_.getName.startsWith("."))
+        .filterNot(_.getName.startsWith("_")).flatMap(walk)
+      else Seq(f)
+    walk(root).filter(_.getName.endsWith(".parquet")).map { f =>
+      val rel = root.toPath.relativize(f.toPath).toString
+      rel.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") -> f
+    }.toMap
+  }
+
+  /** The rows of one file in the order they are stored, as strings (parquet-java's reader). */
+  def fileRows(f: File): Seq[String] = {
+    val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
+      .withConf(new Configuration()).build()
+    try Iterator.continually(reader.read()).takeWhile(_ != null).map(groupString).toSeq
+    finally reader.close()
+  }
+
+  private def groupString(g: Group): String = {
+    val t = g.getType
+    (0 until t.getFieldCount).map { i =>
+      if (g.getFieldRepetitionCount(i) == 0) "null" else g.getValueToString(i, 0)
+    }.mkString("|")
+  }
+
+  /** Every file under `dir` (checksum files too) with its POSIX permissions, uuids taken out. */
+  def allFiles(dir: String): Map[String, String] = {
+    val root = new File(dir).toPath
+    Files.walk(root).iterator().asScala.filter(Files.isRegularFile(_)).map { p =>
+      root.relativize(p).toString.replaceAll("part-(\\d+)-[0-9a-f-]{36}", "part-$1") ->
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(p))
+    }.toMap
+  }
+
+  /** Both writers' outputs are the same, file by file; returns the data files of ours. */
+  def assertSameTree(ours: String, theirs: String): Map[String, File] = {
+    val o = dataTree(ours)
+    val t = dataTree(theirs)
+    assert(o.nonEmpty)
+    // Checksum files and permissions as Hadoop's local file system makes them for Spark.
+    val (oa, ta) = (allFiles(ours), allFiles(theirs))
+    assert(oa.keySet.filter(_.endsWith(".crc")) == ta.keySet.filter(_.endsWith(".crc")),
+      "checksum files")
+    assert(oa.filter(_._1.contains("part-")) == ta.filter(_._1.contains("part-")),
+      "file permissions")
+    assert(o.keySet == t.keySet, s"files: only ours ${(o.keySet -- t.keySet).toSeq.sorted.take(5)}, " +
+      s"only Spark's ${(t.keySet -- o.keySet).toSeq.sorted.take(5)}")
+    assert(new File(ours, "_SUCCESS").exists() == new File(theirs, "_SUCCESS").exists())
+    for ((name, of) <- o) {
+      val tf = t(name)
+      assert(fileRows(of).sorted == fileRows(tf).sorted, s"rows of $name")
+      val fo = footer(of).getFileMetaData
+      val ft = footer(tf).getFileMetaData
+      assert(fo.getSchema == ft.getSchema, s"Parquet schema of $name")
+      assert(fo.getKeyValueMetaData == ft.getKeyValueMetaData, s"footer metadata of $name")
+      assert(fo.getCreatedBy.startsWith("vecruntime version"), fo.getCreatedBy)
+      assert(ft.getCreatedBy.startsWith("parquet-mr"), ft.getCreatedBy)
+    }
+    assert(spark.read.parquet(ours).schema == spark.read.parquet(theirs).schema, "Spark schema")
+    for (vectorized <- Seq(false, true)) {
+      firstDifference(readBack(ours, vectorized), readBack(theirs, vectorized)).foreach { d =>
+        fail(s"rows read back (vectorized=$vectorized) differ: $d")
+      }
+    }
+    o
+  }
+
   def nodesOf(plan: SparkPlan): Seq[SparkPlan] = {
     def all(p: SparkPlan): Seq[SparkPlan] = {
       val inner = p match {
@@ -141,7 +216,18 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     all(plan)
   }
 
-  def usesVecRuntime(plan: SparkPlan): Boolean = nodesOf(plan).exists(_.isInstanceOf[VectorWriteFilesExec])
+  /** A native write: `VectorWriteFiles`, or a command given the native format (no `WriteFiles`). */
+  def usesVecRuntime(plan: SparkPlan): Boolean = nodesOf(plan).exists {
+    case _: VectorWriteFilesExec => true
+    case d: DataWritingCommandExec => d.cmd match {
+      case i: InsertIntoHadoopFsRelationCommand => i.fileFormat match {
+        case v: VectorParquetFileFormat => v.planned.isEmpty
+        case _ => false
+      }
+      case _ => false
+    }
+    case _ => false
+  }
 
   def dataFiles(dir: String): Seq[File] =
     Option(new File(dir).listFiles()).map(_.toSeq).getOrElse(Nil)
