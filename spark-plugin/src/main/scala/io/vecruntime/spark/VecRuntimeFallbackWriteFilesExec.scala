@@ -5,7 +5,6 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesExecBase, WriteFilesSpec}
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 
 /**
  * Spark's own write (the wrapped `WriteFilesExec`) kept because vecruntime cannot take it; the
@@ -20,7 +19,7 @@ case class VecRuntimeFallbackWriteFilesExec(child: SparkPlan, reason: String)
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val message = s"vecruntime: Spark's writer writes this: $reason"
     child match {
-      case w: WriteFilesExec if !w.fileFormat.isInstanceOf[ParquetFileFormat] => logInfo(message)
+      case w: WriteFilesExec if !VectorWriteRule.writesParquet(w.fileFormat) => logInfo(message)
       case _ => logWarning(message)
     }
     child.executeWrite(spec)

@@ -3,11 +3,13 @@ package io.vecruntime.spark
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
+import scala.util.Try
 
 import org.apache.hadoop.conf.Configuration
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.catalog.CatalogStorageFormat
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
@@ -99,11 +101,45 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       else logDebug(s"vecruntime: Spark's writer writes this: ${reason.get}")
       val manyFiles = cmd.partitionColumns.nonEmpty || cmd.bucketSpec.isDefined
       d.copy(cmd = cmd.copy(fileFormat = new VectorParquetFileFormat(manyFiles, reason)))
+    case _ if hiveParquetDirectory(d) =>
+      // No WriteFiles node and no format of Spark's to give the command: logged only.
+      logWarning(s"vecruntime: Spark's writer writes this: $HiveSerde")
+      d
     case _ => d
   }
 }
 
 object VectorWriteRule {
+  val HiveSerde = "a Hive serde write (not converted to Spark's Parquet format: " +
+    "spark.sql.hive.convertMetastoreParquet or convertMetastoreInsertDir off), Hive's " +
+    "ParquetHiveSerDe and its type mapping"
+
+  /**
+   * Spark's Hive format writing through Hive's Parquet output format: a Hive table Spark does
+   * not convert. Read by reflection (`HiveFileFormat(fileSinkConf)`, Hive's `FileSinkDesc` and
+   * `TableDesc`): the plugin does not depend on spark-hive.
+   */
+  def hiveParquet(fileFormat: FileFormat): Boolean = fileFormat match {
+    case p: Product if p.productPrefix == "HiveFileFormat" =>
+      p.productIterator.exists(desc => Try {
+        val table = desc.getClass.getMethod("getTableInfo").invoke(desc)
+        table.getClass.getMethod("getOutputFileFormatClassName").invoke(table)
+      }.toOption.exists(name => String.valueOf(name).contains("Parquet")))
+    case _ => false
+  }
+
+  /** A Parquet write: Spark's format, or Hive's writing Parquet. */
+  def writesParquet(fileFormat: FileFormat): Boolean =
+    fileFormat.isInstanceOf[ParquetFileFormat] || hiveParquet(fileFormat)
+
+  /** `INSERT OVERWRITE DIRECTORY ... STORED AS PARQUET` left to Hive (its storage's serde). */
+  def hiveParquetDirectory(d: DataWritingCommandExec): Boolean =
+    d.cmd.nodeName == "InsertIntoHiveDirCommand" && d.cmd.productIterator.exists {
+      case s: CatalogStorageFormat =>
+        (s.serde ++ s.outputFormat).exists(_.toLowerCase(Locale.ROOT).contains("parquet"))
+      case _ => false
+    }
+
   /**
    * The `parquet.writer.version` a write asks for (a write option or a Hadoop setting), read
    * from its job's configuration before Spark's `prepareWrite` sets v1 there when none is named.
@@ -130,6 +166,7 @@ object VectorWriteRule {
     val encryption = hadoopConf.iterator().asScala.map(_.getKey).find(k =>
       k.startsWith("parquet.encryption.") || k == "parquet.crypto.factory.class")
     Seq(
+      () => if (hiveParquet(fileFormat)) Some(HiveSerde) else None,
       () => if (!fileFormat.isInstanceOf[ParquetFileFormat]) {
         Some(s"not a Parquet write (${fileFormat.getClass.getSimpleName})")
       } else None,

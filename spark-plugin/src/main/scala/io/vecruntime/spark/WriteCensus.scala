@@ -49,7 +49,7 @@ object WriteCensus {
   def snapshot(): Map[(String, String), Long] =
     counts.asScala.map { case (k, v) => k -> v.get }.toMap
 
-  private def parquet(w: WriteFilesExec) = w.fileFormat.isInstanceOf[ParquetFileFormat]
+  private def parquet(w: WriteFilesExec) = VectorWriteRule.writesParquet(w.fileFormat)
 
   /** The Parquet writes in an executed plan, one kind per write. */
   def writes(plan: SparkPlan): Seq[String] = plan match {
@@ -70,6 +70,8 @@ object WriteCensus {
           case _: ParquetFileFormat => Seq("spark: no WriteFiles node, command not rewritten")
           case _ => Nil
         }
+        case _ if inner.isEmpty && VectorWriteRule.hiveParquetDirectory(d) =>
+          Seq(s"fallback: ${VectorWriteRule.HiveSerde}")
         case _ => inner
       }
     case other => other.children.flatMap(writes)

@@ -33,10 +33,17 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   /** Settings of this suite's session beyond the common ones. */
   def extraConf: Map[String, String] = Map.empty
 
+  /** A Hive catalog (a Derby metastore in the suite's directory) instead of Spark's own. */
+  def hiveSupport: Boolean = false
+
   override def beforeAll(): Unit = {
     super.beforeAll()
     WriteCensus.scope = getClass.getSimpleName
-    spark = SparkSession.builder()
+    val builder = if (!hiveSupport) SparkSession.builder() else SparkSession.builder()
+      .enableHiveSupport()
+      .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+        s"jdbc:derby:;databaseName=${new File(tmp, "metastore").getAbsolutePath};create=true")
+    spark = builder
       .master("local[2]")
       .appName(getClass.getSimpleName)
       .config("spark.sql.extensions", classOf[VecRuntimeExtensions].getName)

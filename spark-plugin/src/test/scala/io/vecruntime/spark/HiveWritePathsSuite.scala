@@ -1,0 +1,56 @@
+package io.vecruntime.spark
+
+import java.io.File
+
+/**
+ * Hive tables and directories `STORED AS PARQUET`: natively when Spark converts them to its own
+ * Parquet format (its default), by Hive's serde with the reason shown when it does not.
+ */
+class HiveWritePathsSuite extends VecRuntimeSparkSession {
+  override def hiveSupport: Boolean = true
+
+  private def createdBy(dir: File): Seq[String] = {
+    def walk(f: File): Seq[File] =
+      if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.filterNot(_.getName.startsWith(".")).flatMap(walk)
+      else Seq(f)
+    walk(dir).filter(f => f.getName.startsWith("part-") || f.getName.matches("\\d+_\\d+"))
+      .filter(_.length > 0).map(f => footer(f).getFileMetaData.getCreatedBy.split(" ").head).distinct
+  }
+
+  private def explained(sql: String): String =
+    spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
+
+  test("a Hive table STORED AS PARQUET: natively when converted, else Hive's serde with the reason") {
+    spark.sql("CREATE TABLE hive_pq (id BIGINT, s STRING) STORED AS PARQUET")
+    try {
+      val insert = "INSERT INTO hive_pq SELECT id, cast(id AS STRING) FROM range(1000)"
+      val dir = new File(spark.sessionState.catalog.defaultTablePath(
+        org.apache.spark.sql.catalyst.TableIdentifier("hive_pq")))
+      assert(plansOf(spark.sql(insert)).exists(usesVecRuntime))
+      assert(createdBy(dir) == Seq("vecruntime"))
+      withConf("spark.sql.hive.convertMetastoreParquet" -> "false") {
+        val text = explained(insert)
+        assert(text.contains(s"VecRuntimeFallback [Spark's writer: ${VectorWriteRule.HiveSerde}]"), text)
+        assert(!plansOf(spark.sql(insert)).exists(usesVecRuntime))
+      }
+      assert(createdBy(dir).sorted == Seq("parquet-mr", "vecruntime"))
+      assert(spark.table("hive_pq").count() == 2000)
+    } finally spark.sql("DROP TABLE hive_pq")
+  }
+
+  test("INSERT OVERWRITE LOCAL DIRECTORY STORED AS PARQUET: natively when converted, else counted as Hive's") {
+    val insert = (dir: String) =>
+      spark.sql(s"INSERT OVERWRITE LOCAL DIRECTORY '$dir' STORED AS PARQUET SELECT id FROM range(500)")
+    val ours = newDir("hive-dir")
+    insert(ours)
+    assert(createdBy(new File(ours)) == Seq("vecruntime"))
+    val key = (getClass.getSimpleName, s"fallback: ${VectorWriteRule.HiveSerde}")
+    val before = WriteCensus.snapshot().getOrElse(key, 0L)
+    val theirs = newDir("hive-dir-serde")
+    withConf("spark.sql.hive.convertMetastoreInsertDir" -> "false") {
+      plansOf(insert(theirs))
+    }
+    assert(createdBy(new File(theirs)) == Seq("parquet-mr"))
+    assert(WriteCensus.snapshot().getOrElse(key, 0L) == before + 1)
+  }
+}
