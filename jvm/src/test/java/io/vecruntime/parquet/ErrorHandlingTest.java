@@ -322,8 +322,9 @@ class ErrorHandlingTest {
     WriterOptions small = WriterOptions.builder().rowGroupSize(64 * 1024).build();
     ColumnarParquetWriter w = new ColumnarParquetWriter(out, SCHEMA, small);
     IOException e;
-    try (VectorBuffers b = goodBatch(20_000)) {
-      assertTrue(w.nativeBytesHeld() >= 0);
+    try (VectorBuffers few = goodBatch(100); VectorBuffers b = goodBatch(20_000)) {
+      w.write(few);
+      assertTrue(w.nativeBytesHeld() > 0, "the open row group is held natively");
       e = assertThrows(IOException.class, () -> {
         for (int i = 0; i < 50; i++) {
           w.write(b);
@@ -333,6 +334,7 @@ class ErrorHandlingTest {
     assertSame(out.failure, e.getCause());
     assertTrue(e.getMessage().contains("disk full"), e.getMessage());
     assertEquals(writersBefore, ColumnarParquetWriter.openWriters(), "writer released after the failure");
+    assertEquals(0, w.nativeBytesHeld(), "no native memory held after the failure");
     assertThrows(IllegalStateException.class, w::finish);
     w.close(); // a failed writer closes quietly: its failure was already thrown
     w.abort();

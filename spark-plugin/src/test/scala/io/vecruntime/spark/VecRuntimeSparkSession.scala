@@ -282,6 +282,13 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     } finally r.close()
   }
 
+  /** `written` has as many rows where `condition` holds as its `source` has, and some. */
+  def assertSameCount(written: DataFrame, source: DataFrame, condition: String): Unit = {
+    val expected = source.where(condition).count()
+    assert(expected > 0, s"the source has no rows where $condition")
+    assert(written.where(condition).count() == expected, s"rows where $condition")
+  }
+
   /** Rows read back, ordered by their string form (NaN, binary and nulls included). */
   def readBack(dir: String, vectorized: Boolean): Seq[Row] =
     withConf("spark.sql.parquet.enableVectorizedReader" -> vectorized.toString) {
