@@ -42,7 +42,13 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
     StructField("bin", BinaryType)))
 
   def allTypesRows(n: Int): Seq[Row] = (0 until n).map { i =>
-    def nul[T](v: => T): Any = if (i % 11 == 5) null else v
+    // Each column its own null pattern (column k: every (5 + k)th row), so that a value or null
+    // read from a neighbouring column's slot shows.
+    var k = 0
+    def nul[T](v: => T): Any = {
+      k += 1
+      if ((i + 3 * k) % (5 + k) == 0) null else v
+    }
     val edge = i % 7
     Row(
       i,
