@@ -194,6 +194,96 @@ pub fn truncate_max(t: Truncation, v: &[u8], len: usize) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    fn page(min_max: Option<(&[u8], &[u8])>) -> PageStats {
+        PageStats {
+            null_count: min_max.is_none() as u64,
+            min_max: min_max.map(|(a, b)| (a.to_vec(), b.to_vec())),
+            unordered_values: false,
+        }
+    }
+
+    fn index_of(pages: &[Option<(&[u8], &[u8])>]) -> Option<ColumnIndex> {
+        let mut b = ColumnIndexBuilder::new(SortOrder::Unsigned, Truncation::None, 64);
+        pages.iter().for_each(|p| b.add_page(&page(*p)));
+        b.build()
+    }
+
+    #[test]
+    fn boundary_order_ids_are_parquet_formats() {
+        assert_eq!(BoundaryOrder::Unordered.thrift_id(), 0);
+        assert_eq!(BoundaryOrder::Ascending.thrift_id(), 1);
+        assert_eq!(BoundaryOrder::Descending.thrift_id(), 2);
+    }
+
+    #[test]
+    fn boundary_order_as_parquet_java() {
+        let p = |a: &'static str, b: &'static str| Some((a.as_bytes(), b.as_bytes()));
+        let order = |pages: &[Option<(&[u8], &[u8])>]| index_of(pages).unwrap().boundary_order;
+        // Null pages take no part; equal pages are ascending.
+        assert_eq!(
+            order(&[p("a", "c"), None, p("b", "d")]),
+            BoundaryOrder::Ascending
+        );
+        assert_eq!(
+            order(&[p("a", "b"), p("a", "b"), p("a", "b")]),
+            BoundaryOrder::Ascending
+        );
+        assert_eq!(
+            order(&[p("c", "d"), p("b", "c"), p("a", "b")]),
+            BoundaryOrder::Descending
+        );
+        // Minimums one way and maximums the other: neither.
+        assert_eq!(order(&[p("a", "d"), p("b", "c")]), BoundaryOrder::Unordered);
+        assert_eq!(order(&[p("b", "c"), p("a", "d")]), BoundaryOrder::Unordered);
+    }
+
+    #[test]
+    fn no_index_over_4096_bytes_of_min_max_a_page_or_with_unordered_values() {
+        // parquet-java's ParquetFileWriter: none when getMinMaxSize() > pages * MAX_STATS_SIZE,
+        // null pages counted.
+        let v = vec![b'x'; 2048];
+        let w = vec![b'y'; 2049];
+        assert!(
+            index_of(&[Some((&v, &v)), Some((&v, &v))]).is_some(),
+            "8,192 bytes, 2 pages"
+        );
+        assert!(
+            index_of(&[Some((&v, &w)), Some((&v, &v))]).is_none(),
+            "8,193 bytes, 2 pages"
+        );
+        assert!(
+            index_of(&[Some((&v, &w)), Some((&v, &v)), None]).is_some(),
+            "a null page"
+        );
+        let mut b = ColumnIndexBuilder::new(SortOrder::Double, Truncation::None, 64);
+        let mut nan = page(Some((b"a".as_slice(), b"b".as_slice())));
+        nan.unordered_values = true;
+        b.add_page(&page(Some((b"a".as_slice(), b"b".as_slice()))));
+        b.add_page(&nan);
+        assert!(b.build().is_none(), "a page holding NaN");
+        assert!(index_of(&[]).is_none(), "no page");
+    }
+
+    #[test]
+    fn truncation_cuts_utf8_between_characters_and_bytes_anywhere() {
+        let s = "é".repeat(40); // 80 bytes, a character every 2
+        let min = truncate_min(Truncation::Utf8, s.as_bytes(), 63);
+        assert_eq!(min, "é".repeat(31).as_bytes());
+        let max = truncate_max(Truncation::Utf8, s.as_bytes(), 63);
+        assert_eq!(max, ("é".repeat(30) + "ê").as_bytes());
+        assert_eq!(
+            truncate_min(Truncation::Bytes, s.as_bytes(), 63),
+            &s.as_bytes()[..63]
+        );
+        let mut bytes_max = s.as_bytes()[..63].to_vec();
+        bytes_max[62] += 1;
+        assert_eq!(truncate_max(Truncation::Bytes, s.as_bytes(), 63), bytes_max);
+        assert_eq!(
+            truncate_min(Truncation::None, s.as_bytes(), 63),
+            s.as_bytes()
+        );
+    }
+
     #[test]
     fn truncation_bounds() {
         let long = "a".repeat(100);
