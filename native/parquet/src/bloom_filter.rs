@@ -223,6 +223,53 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sizes_are_parquet_javas() {
+        // BlockSplitBloomFilter.optimalNumOfBits(ndv, fpp) of parquet-java 1.17, its odd
+        // `& ~BITS_PER_BLOCK` rounding and its 128 MiB cap included.
+        let bits: [(u64, f64, i64); 14] = [
+            (0, 0.01, 256),
+            (1, 0.5, 256),
+            (100, 0.01, 1223),
+            (100, 0.05, 686),
+            (100, 0.5, 576),
+            (100, 0.999, 256),
+            (20_000, 0.01, 193_629),
+            (20_000, 0.05, 137_753),
+            (20_000, 0.999, 18_058),
+            (1_000_000, 0.01, 9_681_525),
+            (1_000_000, 0.999, 890_453),
+            (1_000_000_000, 0.01, 1_073_742_079),
+            (1_000_000_000, 0.999, 890_198_553),
+            (1_000_000_000_000, 0.999, 1_073_742_079),
+        ];
+        for (ndv, fpp, want) in bits {
+            assert_eq!(optimal_num_of_bits(ndv, fpp), want, "ndv {ndv} fpp {fpp}");
+        }
+        // new BlockSplitBloomFilter(numBytes, minimumBytes, maximumBytes).getBitsetSize().
+        let bytes: [(i64, i64, i64, usize); 12] = [
+            (10, 16, 1 << 20, 32),
+            (10, 64, 1 << 20, 64),
+            (1000, 32, 64, 64),
+            (100_000, 32, 1 << 28, 131_072),
+            (10, 64, 1 << 27, 64),
+            (100, 32, 1 << 20, 128),
+            (1000, 32, 1 << 20, 1024),
+            (3000, 4096, 1 << 20, 4096),
+            (3000, 16, 1 << 20, 4096),
+            (5_000_000, 32, 1 << 20, 1 << 20),
+            (1000, 2048, 1 << 30, 2048),
+            (0, 0, 0, 32),
+        ];
+        for (n, min, max, want) in bytes {
+            assert_eq!(
+                Sbbf::sized(n, min, max).num_bytes(),
+                want,
+                "{n} {min} {max}"
+            );
+        }
+    }
+
+    #[test]
     fn sizes_as_parquet_java() {
         // Values from parquet-java's BlockSplitBloomFilter.optimalNumOfBits.
         assert_eq!(optimal_num_of_bits(0, 0.01), 256);

@@ -1,10 +1,12 @@
 package io.vecruntime.spark.bench
 
+import java.io.File
+
 import io.vecruntime.spark.VecRuntimeExtensions
 
 import org.apache.spark.sql.SparkSession
 
-/** The local[2] session of the demo and the benchmarks: vecruntime on, off-heap pool on. */
+/** The local[2] session of the demo and the benchmarks (vecruntime on, off-heap pool on), and their file helpers. */
 object LocalSpark {
   def session(appName: String, offHeap: String, conf: (String, String)*): SparkSession = {
     val b = SparkSession.builder()
@@ -18,4 +20,14 @@ object LocalSpark {
     spark.sparkContext.setLogLevel("WARN")
     spark
   }
+
+  def deleteRecursively(f: File): Unit = {
+    if (f.isDirectory) Option(f.listFiles()).getOrElse(Array.empty).foreach(deleteRecursively)
+    f.delete()
+  }
+
+  /** The Parquet files under `f`, at any depth. */
+  def parquetFiles(f: File): Seq[File] =
+    if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.flatMap(parquetFiles)
+    else if (f.getName.endsWith(".parquet")) Seq(f) else Nil
 }

@@ -27,6 +27,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * runs, `WARMUPS` (default 1) unmeasured rounds of every case.
  */
 object SparkWriteBenchmark {
+  import LocalSpark.{deleteRecursively, parquetFiles}
+
   case class Run(wall: Double, noopWall: Double, cpu: Double, noopCpu: Double, bytes: Long, files: Int) {
     def alone: Double = wall - noopWall
     def cpuAlone: Double = cpu - noopCpu
@@ -123,9 +125,6 @@ object SparkWriteBenchmark {
           case other => throw new IllegalArgumentException(s"unknown shape $other")
         }
       }
-      def parquetFiles(f: File): Seq[File] =
-        if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.flatMap(parquetFiles)
-        else if (f.getName.endsWith(".parquet")) Seq(f) else Nil
       // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
       // each codec) otherwise lands in the first case's runs, for every writer.
       for (_ <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
@@ -174,10 +173,5 @@ object SparkWriteBenchmark {
   def median(rs: Seq[Run]): Run = {
     def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
     Run(m(_.wall), m(_.noopWall), m(_.cpu), m(_.noopCpu), m(_.bytes.toDouble).toLong, m(_.files.toDouble).toInt)
-  }
-
-  private def deleteRecursively(f: File): Unit = {
-    if (f.isDirectory) Option(f.listFiles()).getOrElse(Array.empty).foreach(deleteRecursively)
-    f.delete()
   }
 }

@@ -28,6 +28,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * Arguments: `[runs=5] [batches=30] [rowsPerBatch=50000] [outDir]`.
  */
 object StreamingWriteBenchmark {
+  import LocalSpark.{deleteRecursively, parquetFiles}
+
   case class Run(seconds: Double, addBatch: Double, cpu: Double, bytes: Long, files: Int)
 
   def main(args: Array[String]): Unit = {
@@ -143,12 +145,4 @@ object StreamingWriteBenchmark {
     }
   }
 
-  def parquetFiles(f: File): Seq[File] =
-    if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.flatMap(parquetFiles)
-    else if (f.getName.endsWith(".parquet")) Seq(f) else Nil
-
-  private def deleteRecursively(f: File): Unit = {
-    if (f.isDirectory) Option(f.listFiles()).getOrElse(Array.empty).foreach(deleteRecursively)
-    f.delete()
-  }
 }

@@ -4,6 +4,7 @@ import java.io.File
 
 import io.vecruntime.spark.VecRuntimeConf
 import io.vecruntime.spark.bench.LocalSpark
+import io.vecruntime.spark.bench.LocalSpark.deleteRecursively
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -94,10 +95,5 @@ object StoreSalesDemo {
         s"CASE WHEN (id * 13 + $i) % 1000 < 45 THEN NULL ELSE CAST(((id * ${i + 3}) % 1000000) / 100.0 AS DECIMAL(7,2)) END AS $n"
       }
     spark.range(rows).selectExpr("id", "id div 10 AS t").selectExpr(cols: _*)
-  }
-
-  private def deleteRecursively(f: File): Unit = {
-    if (f.isDirectory) Option(f.listFiles()).getOrElse(Array.empty).foreach(deleteRecursively)
-    f.delete()
   }
 }
