@@ -223,6 +223,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn adaptive_picks_parquet_javas_candidate() {
+        // AdaptiveBlockSplitBloomFilter(1 MiB, 5 candidates, fpp 0.01) of parquet-java 1.17 given
+        // the INT64 values i * 7919 for i < n: the bitset it writes. Repeats are not distinct.
+        use crate::options::BloomFilterOptions;
+        let sizes: [(i64, usize); 7] = [
+            (0, 65_536),
+            (50_000, 65_536),
+            (55_000, 131_072),
+            (100_000, 131_072),
+            (110_000, 262_144),
+            (200_000, 262_144),
+            (240_000, 524_288),
+        ];
+        let opts = BloomFilterOptions {
+            adaptive: true,
+            candidates: 5,
+            fpp: 0.01,
+            ndv: None,
+        };
+        for (n, want) in sizes {
+            for repeats in if n <= 55_000 { 1..=2 } else { 1..=1 } {
+                let mut f = BloomFilter::new(&opts, 1 << 20);
+                for _ in 0..repeats {
+                    for i in 0..n {
+                        f.insert_hash(hash_bytes(&(i * 7919).to_le_bytes()));
+                    }
+                }
+                assert_eq!(
+                    f.result().num_bytes(),
+                    want,
+                    "{n} values, each {repeats} times"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn sizes_are_parquet_javas() {
         // BlockSplitBloomFilter.optimalNumOfBits(ndv, fpp) of parquet-java 1.17, its odd
         // `& ~BITS_PER_BLOCK` rounding and its 128 MiB cap included.
