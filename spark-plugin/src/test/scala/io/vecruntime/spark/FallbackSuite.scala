@@ -26,8 +26,8 @@ class FallbackSuite extends VecRuntimeSparkSession {
 
   /** EXPLAIN of a statement, for writes Spark's writer cannot run here either. */
   def assertExplainFallback(sql: String, reason: String): Unit = {
-    val explained = spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
-    assert(explained.contains(s"VecRuntimeFallback [Spark's writer: $reason"), explained)
+    val text = explained(sql)
+    assert(text.contains(s"VecRuntimeFallback [Spark's writer: $reason"), text)
   }
 
   test("not Parquet") {

@@ -17,15 +17,11 @@ class HiveWritePathsSuite extends VecRuntimeSparkSession {
       .filter(_.length > 0).map(f => footer(f).getFileMetaData.getCreatedBy.split(" ").head).distinct
   }
 
-  private def explained(sql: String): String =
-    spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
-
   test("a Hive table STORED AS PARQUET: natively when converted, else Hive's serde with the reason") {
     spark.sql("CREATE TABLE hive_pq (id BIGINT, s STRING) STORED AS PARQUET")
     try {
       val insert = "INSERT INTO hive_pq SELECT id, cast(id AS STRING) FROM range(1000)"
-      val dir = new File(spark.sessionState.catalog.defaultTablePath(
-        org.apache.spark.sql.catalyst.TableIdentifier("hive_pq")))
+      val dir = new File(tableDir("hive_pq"))
       assert(plansOf(spark.sql(insert)).exists(usesVecRuntime))
       assert(createdBy(dir) == Seq("vecruntime"))
       withConf("spark.sql.hive.convertMetastoreParquet" -> "false") {

@@ -141,9 +141,6 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
-  def tableDir(t: String): String = new File(spark.sessionState.catalog.defaultTablePath(
-    org.apache.spark.sql.catalyst.TableIdentifier(t))).getAbsolutePath
-
   /** Runs `sql(table)` for a table made by each writer; compares the tables' files. */
   def compareTables(name: String)(statements: String => Seq[String]): Unit = {
     for ((t, on) <- Seq(s"${name}_ours" -> "true", s"${name}_spark" -> "false")) {

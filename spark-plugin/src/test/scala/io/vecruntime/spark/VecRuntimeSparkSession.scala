@@ -282,6 +282,14 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     } finally r.close()
   }
 
+  /** The text of `EXPLAIN sql`. */
+  def explained(sql: String): String =
+    spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
+
+  /** The directory of a catalog table of the default database. */
+  def tableDir(t: String): String = new File(spark.sessionState.catalog.defaultTablePath(
+    org.apache.spark.sql.catalyst.TableIdentifier(t))).getAbsolutePath
+
   /** `written` has as many rows where `condition` holds as its `source` has, and some. */
   def assertSameCount(written: DataFrame, source: DataFrame, condition: String): Unit = {
     val expected = source.where(condition).count()

@@ -345,8 +345,6 @@ class VectorWriteSuite extends VecRuntimeSparkSession {
 
   test("CTAS, INSERT INTO and INSERT OVERWRITE") {
     allTypesDf(400).createOrReplaceTempView("src")
-    def tableDir(t: String) = new File(spark.sessionState.catalog.defaultTablePath(
-      org.apache.spark.sql.catalyst.TableIdentifier(t))).getAbsolutePath
     for ((t, on) <- Seq("t_ours" -> "true", "t_spark" -> "false")) {
       withConf(VecRuntimeConf.ENABLED -> on) {
         spark.sql(s"DROP TABLE IF EXISTS $t")

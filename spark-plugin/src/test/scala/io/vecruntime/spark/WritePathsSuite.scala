@@ -25,9 +25,6 @@ class WritePathsSuite extends VecRuntimeSparkSession {
 
   private val plannedWriteOff = SQLConf.PLANNED_WRITE_ENABLED.key -> "false"
 
-  private def explained(sql: String): String =
-    spark.sql(s"EXPLAIN $sql").collect().map(_.getString(0)).mkString("\n")
-
   test("planned writes off: df.write.parquet natively, as Spark's writer writes it") {
     withConf(plannedWriteOff) {
       val (ours, _) = compareWriters("planned-off")(df)
@@ -58,9 +55,7 @@ class WritePathsSuite extends VecRuntimeSparkSession {
         val plans = plansOf(insert("paths_ours"))
         assert(plans.exists(usesVecRuntime), plans.mkString("\n"))
         withConf(VecRuntimeConf.ENABLED -> "false") { insert("paths_spark") }
-        def dir(t: String) = new File(spark.sessionState.catalog.defaultTablePath(
-          org.apache.spark.sql.catalyst.TableIdentifier(t))).getAbsolutePath
-        assertSameTree(dir("paths_ours"), dir("paths_spark"))
+        assertSameTree(tableDir("paths_ours"), tableDir("paths_spark"))
         assert(canonical(spark.table("paths_ours")) == canonical(spark.table("paths_spark")))
       } finally {
         spark.sql("DROP TABLE IF EXISTS paths_ours")
