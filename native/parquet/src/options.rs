@@ -131,6 +131,14 @@ pub struct WriterOptions {
     pub bloom_filter_max_bytes: usize,
     /// `parquet.columnindex.truncate.length`.
     pub column_index_truncate_length: usize,
+    /// `parquet.statistics.truncate.length`: binary chunk statistics cut to this many bytes
+    /// (parquet-java's default, `Integer.MAX_VALUE`, cuts nothing).
+    pub statistics_truncate_length: usize,
+    /// `vecruntime.delta-binary-packed`, default true: in v2 pages, INT32/INT64 values without
+    /// a dictionary (off, or fallen back) are DELTA_BINARY_PACKED, parquet-java's choice; false
+    /// writes them PLAIN (Spark 4.2's vectorized reader misreads DELTA_BINARY_PACKED pages
+    /// when it skips pages by the column index).
+    pub delta_binary_packed: bool,
     /// `parquet.page.write-checksum.enabled`.
     pub page_checksum: bool,
     /// Written in the footer in this order.
@@ -163,6 +171,8 @@ impl Default for WriterOptions {
             bloom_filters: HashMap::new(),
             bloom_filter_max_bytes: 1024 * 1024,
             column_index_truncate_length: 64,
+            statistics_truncate_length: i32::MAX as usize,
+            delta_binary_packed: true,
             page_checksum: true,
             key_value_metadata: Vec::new(),
             min_row_count_for_size_check: 100,

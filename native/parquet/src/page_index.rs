@@ -41,7 +41,8 @@ pub struct PageLocation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Truncation {
     None,
-    Bytes,
+    /// parquet-java's UTF-8 truncator (strings, and binary without a logical type): whole
+    /// characters when the value is valid UTF-8, bytes otherwise.
     Utf8,
 }
 
@@ -265,19 +266,22 @@ mod tests {
     }
 
     #[test]
-    fn truncation_cuts_utf8_between_characters_and_bytes_anywhere() {
+    fn truncation_cuts_utf8_between_characters_and_other_bytes_anywhere() {
         let s = "é".repeat(40); // 80 bytes, a character every 2
         let min = truncate_min(Truncation::Utf8, s.as_bytes(), 63);
         assert_eq!(min, "é".repeat(31).as_bytes());
         let max = truncate_max(Truncation::Utf8, s.as_bytes(), 63);
         assert_eq!(max, ("é".repeat(30) + "ê").as_bytes());
+        // Not UTF-8 (a byte 0xFF at the end): cut at any byte.
+        let mut invalid = s.as_bytes().to_vec();
+        invalid.push(0xFF);
         assert_eq!(
-            truncate_min(Truncation::Bytes, s.as_bytes(), 63),
+            truncate_min(Truncation::Utf8, &invalid, 63),
             &s.as_bytes()[..63]
         );
         let mut bytes_max = s.as_bytes()[..63].to_vec();
         bytes_max[62] += 1;
-        assert_eq!(truncate_max(Truncation::Bytes, s.as_bytes(), 63), bytes_max);
+        assert_eq!(truncate_max(Truncation::Utf8, &invalid, 63), bytes_max);
         assert_eq!(
             truncate_min(Truncation::None, s.as_bytes(), 63),
             s.as_bytes()
@@ -306,10 +310,10 @@ mod tests {
         assert!(std::str::from_utf8(&x).is_ok() && x.len() <= 64 && x.as_slice() > s.as_bytes());
         // Bytes all 0xFF: no shorter upper bound exists.
         let ff = vec![0xFFu8; 70];
-        assert_eq!(truncate_max(Truncation::Bytes, &ff, 64), ff);
+        assert_eq!(truncate_max(Truncation::Utf8, &ff, 64), ff);
         let mut b = vec![1u8; 70];
         b[63] = 0xFF;
-        let t = truncate_max(Truncation::Bytes, &b, 64);
+        let t = truncate_max(Truncation::Utf8, &b, 64);
         assert_eq!(t.len(), 63);
         assert_eq!(t[62], 2);
     }

@@ -110,6 +110,11 @@ impl WriterOptions {
             ("parquet.columnindex.truncate.length", None) => {
                 self.column_index_truncate_length = parse(key, value)?
             }
+            // parquet-java's ParquetMetadataConverter refuses 0 and less.
+            ("parquet.statistics.truncate.length", None) => match parse::<i32>(key, value)? {
+                n if n > 0 => self.statistics_truncate_length = n as usize,
+                _ => return Err(bad(key, value, "must be greater than 0")),
+            },
             ("parquet.page.write-checksum.enabled", None) => {
                 self.page_checksum = boolean(value, true)
             }

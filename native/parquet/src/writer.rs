@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::format::{self, ColumnChunkMeta, RowGroupMeta, Statistics, PAGE_DICTIONARY};
 use crate::options::WriterOptions;
 use crate::page_index::{ColumnIndex, PageLocation};
-use crate::schema::Schema;
+use crate::schema::{PhysicalType, Schema};
 use crate::sink::Sink;
 use crate::statistics::SortOrder;
 use crate::summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};
@@ -358,8 +358,22 @@ impl<W: Sink> FileWriter<W> {
             legacy_min_max: !matches!(order, SortOrder::Unsigned | SortOrder::Undefined),
             ..Default::default()
         };
-        if let Some((min, max)) = chunk.stats.min_max.take() {
-            if min.len() + max.len() < MAX_STATS_SIZE && order != SortOrder::Undefined {
+        if let Some((mut min, mut max)) = chunk.stats.min_max.take() {
+            // As parquet-java's ParquetMetadataConverter.toParquetStatistics: binary values
+            // are cut to parquet.statistics.truncate.length, and kept when cut they fit.
+            let cut = self.options.statistics_truncate_length;
+            let binary = matches!(
+                field.physical,
+                PhysicalType::ByteArray | PhysicalType::FixedLenByteArray(_) | PhysicalType::Int96
+            );
+            let fits = min.len() + max.len() < MAX_STATS_SIZE
+                || (binary && min.len().min(cut) + max.len().min(cut) < MAX_STATS_SIZE);
+            if binary && cut != i32::MAX as usize {
+                let t = self.columns[i].core().truncation;
+                min = crate::page_index::truncate_min(t, &min, cut);
+                max = crate::page_index::truncate_max(t, &max, cut);
+            }
+            if fits && order != SortOrder::Undefined {
                 if min == max {
                     stats.legacy_min_max = true;
                 }

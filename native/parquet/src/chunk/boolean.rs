@@ -1,5 +1,6 @@
 //! BOOLEAN chunks: PLAIN bit-packed values (not RLE: Iceberg's vectorized reader and others
-//! reject RLE booleans), no dictionary, no bloom filter.
+//! reject RLE booleans), no dictionary; a bloom filter, when asked for, stays empty, as
+//! parquet-java's (it hashes no booleans).
 
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{bit, ColumnData};

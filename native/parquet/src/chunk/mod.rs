@@ -105,7 +105,7 @@ pub(crate) struct ChunkCore {
     statistics_enabled: bool,
     compressor: Compressor,
     checksum: bool,
-    truncation: Truncation,
+    pub truncation: Truncation,
     truncate_len: usize,
     // current page
     def_levels: RleEncoder,
@@ -168,19 +168,16 @@ impl ChunkCore {
     pub fn new(field: &ColumnDescriptor, opts: &WriterOptions) -> Result<Self> {
         let order = sort_order(field);
         let truncation = match (field.physical, field.logical) {
-            (PhysicalType::ByteArray, Some(LogicalType::String)) => Truncation::Utf8,
-            (PhysicalType::ByteArray, None) | (PhysicalType::FixedLenByteArray(_), None) => {
-                Truncation::Bytes
-            }
+            // As parquet-java's BinaryTruncator.getTruncator: decimals are not cut.
+            (PhysicalType::ByteArray, Some(LogicalType::String) | None)
+            | (PhysicalType::FixedLenByteArray(_), None) => Truncation::Utf8,
             _ => Truncation::None,
         };
-        let bloom_opts = match field.physical {
-            PhysicalType::Boolean => None,
-            _ => opts
-                .bloom_filters
-                .get(&field.name)
-                .map(|b| (b.clone(), opts.bloom_filter_max_bytes)),
-        };
+        // BOOLEAN chunks hash nothing, yet get their (empty) filter, as parquet-java's do.
+        let bloom_opts = opts
+            .bloom_filters
+            .get(&field.name)
+            .map(|b| (b.clone(), opts.bloom_filter_max_bytes));
         Ok(ChunkCore {
             name: field.name.clone(),
             max_def: field.max_def,

@@ -151,9 +151,27 @@ public final class WriterOptions {
       return set("vecruntime.rle.parquet-java-runs", enabled);
     }
 
+    /**
+     * {@code vecruntime.delta-binary-packed}, default true: in v2 pages, INT32/INT64 values
+     * without a dictionary are DELTA_BINARY_PACKED (parquet-java's choice); false writes them
+     * PLAIN, for readers that misread DELTA_BINARY_PACKED (Spark 4.2's vectorized reader when
+     * it skips pages by the column index).
+     */
+    public Builder deltaBinaryPacked(boolean enabled) {
+      return set("vecruntime.delta-binary-packed", enabled);
+    }
+
     /** {@code parquet.columnindex.truncate.length}, default 64. */
     public Builder columnIndexTruncateLength(int bytes) {
       return set("parquet.columnindex.truncate.length", positive("column index truncate length", bytes));
+    }
+
+    /**
+     * {@code parquet.statistics.truncate.length}, default none: string and binary chunk
+     * statistics cut to this many bytes, as parquet-java cuts them.
+     */
+    public Builder statisticsTruncateLength(int bytes) {
+      return set("parquet.statistics.truncate.length", positive("statistics truncate length", bytes));
     }
 
     /** {@code parquet.bloom.filter.max.bytes}, default 1 MiB. */
