@@ -127,6 +127,9 @@ impl WriterOptions {
             ("parquet.page.size.check.estimate", None) => {
                 self.estimate_next_size_check = boolean(value, true)
             }
+            ("vecruntime.delta-binary-packed", None) => {
+                self.delta_binary_packed = boolean(value, true)
+            }
             ("vecruntime.rle.parquet-java-runs", None) => {
                 self.parquet_java_runs = boolean(value, false)
             }
@@ -229,6 +232,27 @@ mod tests {
         assert_eq!(o.bloom_filters["b"].ndv, Some(1000));
         assert_eq!(o.bloom_filters["b"].fpp, 0.05);
         assert_eq!(o.byte_stream_split_columns, vec!["c".to_string()]);
+    }
+
+    #[test]
+    fn truncation_and_integer_encoding_settings() {
+        let o = apply(&[
+            ("parquet.statistics.truncate.length", "20"),
+            ("vecruntime.delta-binary-packed", "false"),
+        ])
+        .unwrap();
+        assert_eq!(o.statistics_truncate_length, 20);
+        assert!(!o.delta_binary_packed);
+        let d = WriterOptions::default();
+        assert_eq!(d.statistics_truncate_length, i32::MAX as usize);
+        assert!(d.delta_binary_packed);
+        for bad in ["0", "-1", "x"] {
+            let e = apply(&[("parquet.statistics.truncate.length", bad)]).unwrap_err();
+            assert!(
+                e.to_string().contains("parquet.statistics.truncate.length"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

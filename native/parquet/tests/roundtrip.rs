@@ -252,3 +252,90 @@ fn v1_pages_every_type_codec_and_encoding_path() {
         }
     }
 }
+
+/// `delta_binary_packed: false`: INT32/INT64 values without a dictionary go PLAIN in v2 pages
+/// (the other types keep their encodings), and read back right with and without nulls.
+#[test]
+fn integers_plain_when_delta_binary_packed_is_off() {
+    let fields = all_fields();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let n = 3000;
+    for (nulls, path, cols) in cases(&fields, n, 0xde17a) {
+        if path == Path::Dictionary && nulls != Nulls::All {
+            continue;
+        }
+        let what = format!("{nulls:?}/{path:?}");
+        let mut o = options(Codec::Snappy, path);
+        o.delta_binary_packed = false;
+        let (file, _) = write_file(&schema, &o, std::slice::from_ref(&cols), &[n]);
+        check_file(&fields, &cols, n, &file, &what);
+        let md = metadata(&file);
+        for rg in md.row_groups() {
+            for (c, f) in fields.iter().enumerate() {
+                let encs: Vec<PE> = rg
+                    .column(c)
+                    .page_encoding_stats()
+                    .unwrap()
+                    .iter()
+                    .filter(|s| s.page_type == parquet::basic::PageType::DATA_PAGE_V2)
+                    .map(|s| s.encoding)
+                    .filter(|e| *e != PE::RLE_DICTIONARY)
+                    .collect();
+                let want = match f.physical {
+                    PhysicalType::Int32 | PhysicalType::Int64 => PE::PLAIN,
+                    p => fallback_encoding(p),
+                };
+                assert_eq!(encs, vec![want], "{what} {}", f.name);
+            }
+        }
+    }
+}
+
+/// Null runs of every length from 8 to 63 (one at the start of each 100 rows) and one of 6,000
+/// rows, in every type, across page and row-group cuts, with both level run encodings: arrow-rs
+/// reads back every value, null count and bound.
+#[test]
+fn long_null_runs_across_page_and_row_group_cuts() {
+    let fields = all_fields();
+    let schema = Schema::new(fields.clone()).unwrap();
+    let n: usize = 20_000;
+    let valid = |i: usize| !((i % 100) < 8 + (i / 100) % 56 || (9_000..15_000).contains(&i));
+    let mut validity = vec![0u8; n.div_ceil(8)];
+    (0..n)
+        .filter(|&i| valid(i))
+        .for_each(|i| validity[i / 8] |= 1 << (i % 8));
+    let mut rng = Rng(0x0bad_5eed);
+    for card in [Card::Low, Card::Unique] {
+        let cols: Vec<OwnedColumn> = fields
+            .iter()
+            .map(|f| {
+                let mut c = generate(f, n, Nulls::None, card, &mut rng);
+                c.validity = Some(validity.clone());
+                c
+            })
+            .collect();
+        for parquet_java_runs in [false, true] {
+            let what = format!("{card:?} parquet_java_runs={parquet_java_runs}");
+            let o = WriterOptions {
+                page_size: 512,
+                page_row_limit: 700,
+                row_group_size: 32 * 1024,
+                parquet_java_runs,
+                ..Default::default()
+            };
+            let (file, _) = write_file(&schema, &o, std::slice::from_ref(&cols), &[n]);
+            check_file(&fields, &cols, n, &file, &what);
+            let md = metadata(&file);
+            assert!(md.num_row_groups() > 2, "{what}: row groups");
+            let pages = |rg: usize, c: usize| -> i32 {
+                let stats = md.row_group(rg).column(c).page_encoding_stats().unwrap();
+                stats.iter().map(|p| p.count).sum()
+            };
+            let most = (0..md.num_row_groups())
+                .flat_map(|rg| (0..fields.len()).map(move |c| (rg, c)))
+                .map(|(rg, c)| pages(rg, c))
+                .max();
+            assert!(most > Some(3), "{what}: pages a chunk {most:?}");
+        }
+    }
+}

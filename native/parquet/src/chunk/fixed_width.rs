@@ -219,7 +219,7 @@ impl<T: Native> FixedWidthWriter<T> {
     ) -> Self {
         let fallback = if byte_stream_split {
             Fallback::Split(ByteStreamSplitEncoder::new(T::WIDTH))
-        } else if T::INTEGER && !core.v1 {
+        } else if T::INTEGER && !core.v1 && opts.delta_binary_packed {
             Fallback::Delta(if T::WIDTH == 4 {
                 DeltaBinaryPackedEncoder::new_i32()
             } else {

@@ -52,14 +52,24 @@ object SparkParquetLayout {
     if (codec == Codec.UNCOMPRESSED && byteStrings) "v1" else "v2"
   }
 
+  /**
+   * INT32/INT64 values without a dictionary are PLAIN in our v2 pages unless a write sets this
+   * to true (parquet-java's v2 choice, DELTA_BINARY_PACKED): Spark 4.2's vectorized reader
+   * returns wrong values from DELTA_BINARY_PACKED pages when the column index lets it skip
+   * pages (its decoder replays a page's first value after a skip of zero values), and Spark's
+   * own writer, v1 by default, never writes them. ChunkParitySuite checks the reader still does.
+   */
+  val DeltaBinaryPacked = "vecruntime.delta-binary-packed"
+
   /** Keys the native writer takes as they are (parquet-java's names). */
   private val PlainKeys = Set(
     "parquet.page.size", "parquet.dictionary.page.size", "parquet.block.size",
     "parquet.page.row.count.limit", "parquet.block.row.count.limit", "parquet.enable.dictionary",
     "parquet.column.statistics.enabled", "parquet.bloom.filter.max.bytes",
-    "parquet.columnindex.truncate.length", "parquet.page.write-checksum.enabled",
+    "parquet.columnindex.truncate.length", "parquet.statistics.truncate.length",
+    "parquet.page.write-checksum.enabled",
     "parquet.page.size.row.check.min", "parquet.page.size.row.check.max",
-    "parquet.page.size.check.estimate", "vecruntime.rle.parquet-java-runs")
+    "parquet.page.size.check.estimate", "vecruntime.rle.parquet-java-runs", DeltaBinaryPacked)
 
   /**
    * Bloom filter keys as `ParquetOutputFormat` reads them: enabled and adaptive per column or
@@ -254,6 +264,7 @@ object SparkParquetLayout {
       case (k, v) if k.startsWith("parquet.enable.dictionary#") => b.property(k, v)
       case _ =>
     }
+    if (conf.get(DeltaBinaryPacked) == null) b.property(DeltaBinaryPacked, "false")
     // Byte stream split: parquet-java's global switch covers the floating-point columns.
     val splitAll = conf.getBoolean("parquet.enable.bytestreamsplit", false)
     schema.columns().asScala.foreach { c =>
