@@ -287,6 +287,32 @@ mod tests {
     }
 
     #[test]
+    fn unsigned_bytes_differing_at_several_places() {
+        // Values of 0 to 12 bytes over a small alphabet, so that pairs differ at several
+        // positions at once and the word of a 4 to 7 byte value must keep all its bytes.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let vals: Vec<Vec<u8>> = (0..400)
+            .map(|_| {
+                let n = (next() % 13) as usize;
+                (0..n)
+                    .map(|_| [0u8, 1, 2, 0x80, 0xff][(next() % 5) as usize])
+                    .collect()
+            })
+            .collect();
+        for a in &vals {
+            for b in &vals {
+                assert_eq!(compare_unsigned(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
     fn signed_decimal_bytes() {
         let v = |x: i128, n: usize| x.to_be_bytes()[16 - n..].to_vec();
         let vals = [-300i128, -1, 0, 1, 127, 128, 70000];

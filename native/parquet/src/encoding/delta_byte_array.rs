@@ -181,6 +181,46 @@ mod tests {
         }
     }
 
+    /// parquet-java 1.17.0's DeltaByteArrayWriter.getBufferedSize after that many of these
+    /// strings: suffixes shorter than 32 bytes behind prefixes that make them longer.
+    #[test]
+    fn buffered_size_of_parquet_java() {
+        let mut e = DeltaByteArrayEncoder::new();
+        let mut put = 0;
+        for (n, size) in [(100, 621), (129, 935), (130, 943), (200, 1433), (300, 2209)] {
+            for i in put..n {
+                let mut s = format!("abcdefghijklmnopqrs{}", (b'a' + (i % 26) as u8) as char);
+                if i % 7 != 0 {
+                    s += &format!("tail{i}");
+                }
+                e.put(s.as_bytes());
+            }
+            put = n;
+            assert_eq!(e.encoded_len(), size, "{n} values");
+        }
+    }
+
+    /// A new column chunk encodes as a new encoder (parquet-java makes a new writer per chunk),
+    /// whatever widths the last chunk's length streams left.
+    #[test]
+    fn reset_chunk_forgets_the_last_chunk() {
+        let long: Vec<Vec<u8>> = (0..300u32)
+            .map(|i| vec![b'x'; (i * 7919 % 3000) as usize])
+            .collect();
+        let short: Vec<&[u8]> = vec![b"a", b"ab", b"b"];
+        let mut e = DeltaByteArrayEncoder::new();
+        long.iter().for_each(|v| e.put(v));
+        e.finish_into(&mut Vec::new());
+        e.reset_chunk();
+        short.iter().for_each(|v| e.put(v));
+        let mut fresh = DeltaByteArrayEncoder::new();
+        short.iter().for_each(|v| fresh.put(v));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        e.finish_into(&mut a);
+        fresh.finish_into(&mut b);
+        assert_eq!(a, b);
+    }
+
     #[test]
     fn common_prefix_lengths() {
         let a = b"abcdefghijklmnopq";
