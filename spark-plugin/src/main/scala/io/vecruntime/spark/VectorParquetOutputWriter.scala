@@ -100,7 +100,12 @@ class VectorParquetOutputWriter(
     val bufferSize =
       if (manyFiles) VectorParquetOutputWriter.ManyFilesStreamBuffer
       else math.max(conf.getInt("io.file.buffer.size", 4096), VectorParquetOutputWriter.MinStreamBuffer)
-    val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
+    // A killed task creates no file: the job's abort may already have deleted the directory,
+    // which creating the file would bring back (a deferred file is created late, mid-task).
+    val create = () => {
+      stopIfKilled()
+      LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
+    }
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows()
