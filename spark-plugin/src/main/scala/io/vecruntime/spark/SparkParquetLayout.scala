@@ -53,8 +53,9 @@ object SparkParquetLayout {
   }
 
   /**
-   * INT32/INT64 values without a dictionary are PLAIN in our v2 pages unless a write sets this
-   * to true (parquet-java's v2 choice, DELTA_BINARY_PACKED): Spark 4.2's vectorized reader
+   * INT32/INT64 values without a dictionary are PLAIN in our default v2 pages unless a write
+   * sets this to true or names parquet.writer.version (then parquet-java's v2 choice,
+   * DELTA_BINARY_PACKED, as Spark's writer makes it): Spark 4.2's vectorized reader
    * returns wrong values from DELTA_BINARY_PACKED pages when the column index lets it skip
    * pages (its decoder replays a page's first value after a skip of zero values), and Spark's
    * own writer, v1 by default, never writes them. ChunkParitySuite checks the reader still does.
@@ -264,7 +265,8 @@ object SparkParquetLayout {
       case (k, v) if k.startsWith("parquet.enable.dictionary#") => b.property(k, v)
       case _ =>
     }
-    if (conf.get(DeltaBinaryPacked) == null) b.property(DeltaBinaryPacked, "false")
+    // A write that names its page version gets parquet-java's encodings for it, as Spark's.
+    if (conf.get(DeltaBinaryPacked) == null && writerVersion.isEmpty) b.property(DeltaBinaryPacked, "false")
     // Byte stream split: parquet-java's global switch covers the floating-point columns.
     val splitAll = conf.getBoolean("parquet.enable.bytestreamsplit", false)
     schema.columns().asScala.foreach { c =>
