@@ -58,6 +58,9 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
 
   def hex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02x").mkString
 
+  /** A short digest of bytes compared whole (pages, bitsets). */
+  def sha(b: Array[Byte]): String = hex(java.security.MessageDigest.getInstance("SHA-256").digest(b)).take(16)
+
   def statsText(s: Statistics[_]): String =
     if (s == null) "none"
     else if (s.isEmpty) "empty"
@@ -95,7 +98,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
             val out = new ByteArrayOutputStream()
             b.asInstanceOf[BlockSplitBloomFilter].writeTo(out)
             s"${b.getBitsetSize} bytes ${b.getHashStrategy} ${b.getAlgorithm} ${b.getCompression} " +
-              hex(java.security.MessageDigest.getInstance("SHA-256").digest(out.toByteArray))
+              sha(out.toByteArray)
           }.getOrElse("none")))
         all.filter(a => aspects(a._1)).map { case (k, v) => s"$at $k" -> v() }
       }
@@ -109,7 +112,6 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
    */
   def pages(name: String, f: File): Seq[(String, String)] = {
     val r = reader(f)
-    def sha(b: Array[Byte]) = hex(java.security.MessageDigest.getInstance("SHA-256").digest(b)).take(16)
     try {
       val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
       Iterator.continually(r.readNextRowGroup()).takeWhile(_ != null).zipWithIndex.flatMap { case (group, g) =>
