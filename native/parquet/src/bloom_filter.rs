@@ -136,7 +136,7 @@ impl BloomFilter {
         } else if opts.adaptive {
             BloomFilter::Adaptive(Adaptive::new(max_bytes, opts.candidates, opts.fpp))
         } else {
-            BloomFilter::Fixed(Sbbf::sized(max_bytes, max_bytes, max_bytes))
+            BloomFilter::Fixed(Sbbf::sized(max_bytes, LOWER_BOUND_BYTES, max_bytes))
         }
     }
 
@@ -227,9 +227,12 @@ mod tests {
         // AdaptiveBlockSplitBloomFilter(1 MiB, 5 candidates, fpp 0.01) of parquet-java 1.17 given
         // the INT64 values i * 7919 for i < n: the bitset it writes. Repeats are not distinct.
         use crate::options::BloomFilterOptions;
-        let sizes: [(i64, usize); 7] = [
+        let sizes: [(i64, usize); 9] = [
             (0, 65_536),
             (50_000, 65_536),
+            // The 64 KiB candidate expects 54,000 values: kept at exactly that many.
+            (54_000, 65_536),
+            (54_001, 131_072),
             (55_000, 131_072),
             (100_000, 131_072),
             (110_000, 262_144),
@@ -283,7 +286,7 @@ mod tests {
             assert_eq!(optimal_num_of_bits(ndv, fpp), want, "ndv {ndv} fpp {fpp}");
         }
         // new BlockSplitBloomFilter(numBytes, minimumBytes, maximumBytes).getBitsetSize().
-        let bytes: [(i64, i64, i64, usize); 12] = [
+        let bytes: [(i64, i64, i64, usize); 15] = [
             (10, 16, 1 << 20, 32),
             (10, 64, 1 << 20, 64),
             (1000, 32, 64, 64),
@@ -296,6 +299,11 @@ mod tests {
             (5_000_000, 32, 1 << 20, 1 << 20),
             (1000, 2048, 1 << 30, 2048),
             (0, 0, 0, 32),
+            // A cap of 32 bytes or less is no cap, as a minimum of 128 MiB is no minimum.
+            (1000, 32, 32, 1024),
+            (10, 1 << 27, 1 << 28, 32),
+            // Rounding 2^30 + 1 up overflows; the cap (128 MiB) is taken.
+            ((1 << 30) + 1, 32, (1 << 30) + 1, 1 << 27),
         ];
         for (n, min, max, want) in bytes {
             assert_eq!(
