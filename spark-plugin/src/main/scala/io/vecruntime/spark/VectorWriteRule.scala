@@ -110,6 +110,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 }
 
 object VectorWriteRule {
+  /** parquet-java's `BlockSplitBloomFilter.LOWER_BOUND_BYTES`. */
+  private val BloomFilterMinBytes = 32
+
   val HiveSerde = "a Hive serde write (not converted to Spark's Parquet format: " +
     "spark.sql.hive.convertMetastoreParquet or convertMetastoreInsertDir off), Hive's " +
     "ParquetHiveSerDe and its type mapping"
@@ -185,6 +188,15 @@ object VectorWriteRule {
         } else None
       },
       () => encryption.map(k => s"Parquet modular encryption ($k)"),
+      () => {
+        // parquet-java fails a bloom filter (one not adaptive) whose cap is below its 32-byte
+        // minimum; Spark's writer then fails the write as its own, or writes the adaptive ones.
+        val maxBytes = Option(hadoopConf.get("parquet.bloom.filter.max.bytes")).flatMap(v => Try(v.trim.toInt).toOption)
+        val bloom = hadoopConf.iterator().asScala.exists(e =>
+          e.getKey.startsWith("parquet.bloom.filter.enabled") && e.getValue.trim.equalsIgnoreCase("true"))
+        maxBytes.filter(m => bloom && m < BloomFilterMinBytes).map(m =>
+          s"parquet.bloom.filter.max.bytes=$m is below the $BloomFilterMinBytes bytes of parquet-java's smallest bloom filter")
+      },
       () => codec match {
         case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
         case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")

@@ -87,6 +87,22 @@ class FallbackSuite extends VecRuntimeSparkSession {
       "Parquet modular encryption (parquet.crypto.factory.class)")
   }
 
+  test("a bloom filter cap below 32 bytes: Spark's writer fails it as its own") {
+    val dir = newDir("bloom-cap")
+    val e = intercept[Exception](df.write.option("parquet.bloom.filter.enabled", "true")
+      .option("parquet.bloom.filter.max.bytes", "16").parquet(dir))
+    assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
+      .exists(_.getMessage.contains("the minimum bytes should be less or equal than maximum bytes")), e)
+    // 32 is parquet-java's own minimum: written natively.
+    assert(usesVecRuntime(planOf(df.write.option("parquet.bloom.filter.enabled#id", "true")
+      .option("parquet.bloom.filter.max.bytes", "32").parquet(newDir("bloom-cap-32")))))
+    spark.sql("CREATE TABLE bloom_cap (id BIGINT) USING parquet OPTIONS " +
+      "('parquet.bloom.filter.enabled#id' 'true', 'parquet.bloom.filter.max.bytes' '31')")
+    try assertExplainFallback("INSERT INTO bloom_cap SELECT id FROM range(10)",
+      "parquet.bloom.filter.max.bytes=31 is below the 32 bytes of parquet-java's smallest bloom filter")
+    finally spark.sql("DROP TABLE bloom_cap")
+  }
+
   test("codecs vecruntime lacks: brotli, lzo") {
     for (codec <- Seq("brotli", "lzo")) {
       spark.sql(s"DROP TABLE IF EXISTS c_$codec")
