@@ -59,6 +59,16 @@ public final class ColumnBuffers implements AutoCloseable {
     this.column = column;
     this.capacity = capacity;
     this.validity = NativeBuffer.allocate((capacity + 7) / 8);
+    try {
+      allocateValues(capacity);
+    } catch (RuntimeException e) {
+      // The object never exists for its caller to close: free what it holds so far.
+      close();
+      throw e;
+    }
+  }
+
+  private void allocateValues(int capacity) {
     switch (column.physical) {
       case BOOLEAN:
         values = NativeBuffer.allocate((capacity + 7) / 8);
