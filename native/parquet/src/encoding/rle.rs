@@ -423,6 +423,38 @@ mod tests {
         }
     }
 
+    #[test]
+    fn encoded_len_is_parquet_javas_buffered_size() {
+        // RunLengthBitPackingHybridEncoder(3, ...).getBufferedSize() of parquet-java 1.17.0 after
+        // each writeInt: a group counts once packed (with its run's header), repeats once their
+        // run ends.
+        let cases: [(&[u32], &[usize]); 3] = [
+            (&[0, 1, 2, 3, 4, 5, 6, 7], &[0, 0, 0, 0, 0, 0, 0, 4]),
+            (
+                &[
+                    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6,
+                ],
+                &[
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+                ],
+            ),
+            (
+                &[1, 2, 1, 2, 1, 2, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4],
+                &[0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6],
+            ),
+        ];
+        for (vals, sizes) in cases {
+            let mut e = RleEncoder::new(3);
+            for (i, &v) in vals.iter().enumerate() {
+                e.put(v);
+                assert_eq!(e.encoded_len(), sizes[i], "{vals:?} after {} values", i + 1);
+            }
+            let mut all = RleEncoder::new(3);
+            all.put_all(vals);
+            assert_eq!(all.encoded_len(), sizes[vals.len() - 1], "{vals:?} put_all");
+        }
+    }
+
     /// An independent decoder written from the format spec.
     fn decode(bytes: &[u8], width: u32, n: usize) -> Vec<u32> {
         let mut out = Vec::new();
