@@ -336,6 +336,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn finish_swap_leaves_the_encoder_empty() {
+        // The swapped-in buffer held the last page's bytes: the next stream starts without them,
+        // and without the last stream's value (its run must not go on).
+        let vals = [5u32, 5, 5, 5, 5, 5, 5, 5, 5, 1, 2, 3];
+        let mut fresh = RleEncoder::new(3);
+        fresh.put_all(&vals);
+        let want = fresh.finish();
+        let mut e = RleEncoder::new(3);
+        e.put_all(&[5, 5, 5, 5]);
+        let mut old_page = vec![0xAB; 40];
+        e.finish_swap(&mut old_page);
+        e.put_all(&vals);
+        let mut page = vec![0xCD; 7];
+        e.finish_swap(&mut page);
+        assert_eq!(page, want);
+    }
+
+    #[test]
     fn put_all_matches_put() {
         // Runs of every length around the 8-value thresholds, mixed with short groups.
         let mut vals = Vec::new();
