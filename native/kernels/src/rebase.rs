@@ -25,7 +25,7 @@ const DAY_DIFFS: [i32; 23] = [
 
 const MICROS_PER_DAY: i64 = 86_400_000_000;
 
-/// Days since 1970-01-01 of a date in the proleptic Gregorian calendar (astronomical years).
+/// The proleptic Gregorian date (astronomical year, month, day) of days since 1970-01-01.
 fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -175,7 +175,7 @@ impl Rebase {
         Ok(())
     }
 
-    /// [`Self::days_in_place`] for micros; `per_micro` 1000 for millis (the switches and diffs
+    /// [`Self::days_in_place`] for micros; `unit` 1000 for millis (the switches and diffs
     /// are whole seconds, so millis rebase by the same table scaled, with the same results as
     /// Spark's rebase of the micros before their conversion).
     pub fn micros_in_place(&self, values: &mut [i64], unit: i64) -> Result<(), Ancient> {
