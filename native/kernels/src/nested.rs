@@ -61,14 +61,6 @@ impl Shape {
         Self::build(node, 0, 0, next)
     }
 
-    fn levels(r: Repetition, def: i16, rep: i16) -> (i16, i16) {
-        match r {
-            Repetition::Required => (def, rep),
-            Repetition::Optional => (def + 1, rep),
-            Repetition::Repeated => (def + 1, rep + 1),
-        }
-    }
-
     fn build(node: &Node, parent_def: i16, parent_rep: i16, next: &mut usize) -> Option<Shape> {
         Self::build_as(node, node.repetition(), parent_def, parent_rep, next)
     }
@@ -82,10 +74,12 @@ impl Shape {
         parent_rep: i16,
         next: &mut usize,
     ) -> Option<Shape> {
-        if repetition == Repetition::Repeated {
-            return None;
-        }
-        let (def, rep) = Self::levels(repetition, parent_def, parent_rep);
+        // Repeated nodes are the levels of lists and maps, built with them.
+        let (def, rep) = match repetition {
+            Repetition::Required => (parent_def, parent_rep),
+            Repetition::Optional => (parent_def + 1, parent_rep),
+            Repetition::Repeated => return None,
+        };
         let first = *next;
         match node {
             Node::Leaf(f) => {
@@ -606,14 +600,16 @@ pub(crate) fn shred(
                     l.level(rep, *def);
                 }
             }
+            // Entries are defined one level below the map (the repeated key_value group).
+            let entry_def = def + 1;
             for e in 0..keys.n {
                 let r = if e == 0 { rep } else { *entry_rep };
                 if keys.is_null(e) {
                     let name = &leaves[shape.leaves().start].name;
                     return Err(row_error(name, row, "a null map key".into()));
                 }
-                shred_child(key, &keys, e, r, def + 1, leaves, row)?;
-                shred_child(value, &values, e, r, def + 1, leaves, row)?;
+                shred_child(key, &keys, e, r, entry_def, leaves, row)?;
+                shred_child(value, &values, e, r, entry_def, leaves, row)?;
             }
         }
     }
@@ -626,5 +622,87 @@ fn row_error(column: &str, row: usize, message: String) -> Error {
     Error::InvalidInput {
         column: column.to_string(),
         message: format!("UnsafeRow {row} of the batch: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vecruntime_parquet::{Group, PhysicalType};
+
+    fn int(name: &str, repetition: Repetition) -> Node {
+        Field::new(name, PhysicalType::Int32, false)
+            .with_repetition(repetition)
+            .into()
+    }
+
+    fn list(repeated: Node) -> Node {
+        Group::new("a", Repetition::Optional, vec![repeated])
+            .with_annotation(GroupType::List)
+            .into()
+    }
+
+    fn group(name: &str, repetition: Repetition, children: Vec<Node>) -> Node {
+        Group::new(name, repetition, children).into()
+    }
+
+    /// Spark's layouts are shredded; other writers' list and map layouts are not (the JVM
+    /// sends only Spark's, so anything else is a bug to refuse, not to guess at).
+    #[test]
+    fn only_sparks_layouts_have_a_shape() {
+        use Repetition::*;
+        let shape = |n: &Node| Shape::of(n, &mut 0);
+        let elem = || int("element", Optional);
+        assert!(shape(&list(group("list", Repeated, vec![elem()]))).is_some());
+        assert!(shape(&list(group("bag", Repeated, vec![int("array", Optional)]))).is_some());
+        assert!(shape(&list(int("array", Repeated))).is_some());
+        // parquet-java's and Arrow's other names and forms.
+        assert!(shape(&list(group("item", Repeated, vec![elem()]))).is_none());
+        assert!(shape(&list(int("item", Repeated))).is_none());
+        assert!(shape(&list(group("list", Repeated, vec![elem(), elem()]))).is_none());
+        assert!(shape(&list(group("list", Optional, vec![elem()]))).is_none());
+        let annotated = Group::new("list", Repeated, vec![elem()]).with_annotation(GroupType::List);
+        assert!(shape(&list(annotated.into())).is_none());
+        assert!(shape(&group("a", Optional, vec![])).is_some());
+        let map = |kv: Node| -> Node {
+            Group::new("m", Optional, vec![kv])
+                .with_annotation(GroupType::Map)
+                .into()
+        };
+        let (key, value) = (|| int("key", Required), || int("value", Optional));
+        assert!(shape(&map(group("key_value", Repeated, vec![key(), value()]))).is_some());
+        assert!(shape(&map(group("key_value", Optional, vec![key(), value()]))).is_none());
+        assert!(shape(&map(group("key_value", Repeated, vec![key()]))).is_none());
+        assert!(shape(&map(group("kv", Repeated, vec![key(), value(), value()]))).is_none());
+        assert!(shape(&map(key())).is_none());
+        // A repeated field outside a list or map.
+        assert!(shape(&group("s", Optional, vec![int("r", Repeated)])).is_none());
+    }
+
+    #[test]
+    fn capacity_counts_every_buffer_at_its_element_size() {
+        use std::mem::size_of;
+        let mut l = LeafBuf::new("c".into(), SparkType::Int);
+        // Distinct capacities: each buffer's bytes show in the sum on their own.
+        l.def = Vec::with_capacity(3);
+        l.rep = Vec::with_capacity(5);
+        l.bits = Vec::with_capacity(7);
+        l.bytes = Vec::with_capacity(11);
+        l.i32s = Vec::with_capacity(13);
+        l.f32s = Vec::with_capacity(17);
+        l.offsets = Vec::with_capacity(19);
+        l.i64s = Vec::with_capacity(23);
+        l.f64s = Vec::with_capacity(29);
+        let held = l.def.capacity() * size_of::<i16>()
+            + l.rep.capacity() * size_of::<i16>()
+            + l.bits.capacity()
+            + l.bytes.capacity()
+            + l.i32s.capacity() * size_of::<i32>()
+            + l.f32s.capacity() * size_of::<f32>()
+            + l.offsets.capacity() * size_of::<i32>()
+            + l.i64s.capacity() * size_of::<i64>()
+            + l.f64s.capacity() * size_of::<f64>();
+        assert_eq!(held, 6 + 10 + 7 + 11 + 52 + 68 + 76 + 184 + 232);
+        assert_eq!(l.capacity_bytes(), held);
     }
 }

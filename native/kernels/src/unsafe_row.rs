@@ -785,7 +785,7 @@ mod tests {
     /// each with the row type it is read as; codes go to the JVM and back unchanged.
     #[test]
     fn row_types_follow_from_sparks_leaves() {
-        use vecruntime_parquet::{Field, Schema};
+        use vecruntime_parquet::{Field, Group, Repetition, Schema};
         let ts = |unit, utc| LogicalType::Timestamp {
             unit,
             adjusted_to_utc: utc,
@@ -882,7 +882,34 @@ mod tests {
                 Field::new("a", PhysicalType::ByteArray, true),
                 Some(SparkType::Binary),
             ),
+            (
+                // Spark 4.1's TIME: micros of the day, not adjusted to UTC.
+                Field::new("a", PhysicalType::Int64, true).with_logical(LogicalType::Time {
+                    unit: TimeUnit::Micros,
+                    adjusted_to_utc: false,
+                }),
+                Some(SparkType::Time),
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, true).with_logical(LogicalType::Time {
+                    unit: TimeUnit::Micros,
+                    adjusted_to_utc: true,
+                }),
+                None,
+            ),
+            (
+                Field::new("a", PhysicalType::Int64, true)
+                    .with_logical(ts(TimeUnit::Millis, false)),
+                None,
+            ),
         ];
+        // A leaf inside a struct is no flat column, required or not.
+        for repetition in [Repetition::Required, Repetition::Optional] {
+            let leaf = Field::new("a", PhysicalType::Int32, false).with_repetition(repetition);
+            let s = Group::new("s", Repetition::Required, vec![leaf.into()]);
+            let schema = Schema::from_nodes("spark_schema", vec![s.into()]).unwrap();
+            assert_eq!(SparkType::of_column(&schema.columns()[0]), None);
+        }
         for (field, want) in cases {
             let schema = Schema::new(vec![field.clone()]).unwrap();
             let got = SparkType::of_column(&schema.columns()[0]);
@@ -1275,12 +1302,21 @@ mod tests {
         let mut key_size = map(&["x"], &[Some(1)]);
         key_size[..8].copy_from_slice(&(1u64 << 40).to_le_bytes());
         let uneven = map(&["x", "y"], &[Some(1)]);
+        let mut count40 = int_array(&[Some(1)]);
+        count40[..8].copy_from_slice(&40u64.to_le_bytes());
         let cases = [
             (past, "a.list.element", "runs past"),
             (
                 RowBuilder::new(2).var(0, &count).var(1, &good_map),
                 "a.list.element",
                 "array element count 1000 is not valid",
+            ),
+            (
+                // A count the bytes could hold the null bits of (at most 8 a byte), yet not
+                // the values of.
+                RowBuilder::new(2).var(0, &count40).var(1, &good_map),
+                "a.list.element",
+                "array of 40 elements needs 176 bytes, has 24",
             ),
             (
                 RowBuilder::new(2).null(0).var(1, &key_size),
@@ -1300,6 +1336,210 @@ mod tests {
                 e.contains(&format!("column '{column}'")) && e.contains(want),
                 "{e}"
             );
+        }
+    }
+
+    /// UnsafeArrayData of variable-length elements (offsets from the array's start).
+    fn var_array(vals: &[&[u8]]) -> Vec<u8> {
+        let n = vals.len();
+        let mut a = (n as u64).to_le_bytes().to_vec();
+        a.resize(8 + n.div_ceil(64) * 8 + 8 * n, 0);
+        for (i, v) in vals.iter().enumerate() {
+            let at = a.len() as u64;
+            a.extend_from_slice(v);
+            a.resize(a.len().next_multiple_of(8), 0);
+            let slot = 8 + n.div_ceil(64) * 8 + 8 * i;
+            a[slot..slot + 8].copy_from_slice(&(at << 32 | v.len() as u64).to_le_bytes());
+        }
+        a
+    }
+
+    #[test]
+    fn malformed_structs_arrays_maps_and_decimals_are_errors() {
+        use vecruntime_parquet::{Field, Group, Repetition};
+        // struct<a:int, d:decimal(30,6)>, array<decimal(30,6)>, map<string,int>.
+        let s = Group::new(
+            "s",
+            Repetition::Optional,
+            vec![
+                Field::new("a", PhysicalType::Int32, true).into(),
+                Field::decimal("d", 30, 6, true).into(),
+            ],
+        );
+        let a = Group::list(
+            "a",
+            Repetition::Optional,
+            Field::decimal("element", 30, 6, true).into(),
+        );
+        let m = nested_schema().fields[1].clone();
+        let schema = Schema::from_nodes("spark_schema", vec![s.into(), a.into(), m]).unwrap();
+        let mut t = RowTransposer::for_schema(&schema).unwrap();
+        let good = var_array(&[&[1], &[0xff; 13]]);
+        let ok = RowBuilder::new(3).null(0).var(1, &good).null(2);
+        let (data, offsets) = batch(&[ok.buf]);
+        t.transpose(&data, &offsets).unwrap();
+        // 2 slots of 8 bytes: 32 bytes (a sum instead of the product would allow 26).
+        let mut short = good.clone();
+        short.truncate(28);
+        let cases = [
+            (
+                RowBuilder::new(3).var(0, &[0; 16]).null(1).null(2),
+                "struct of 16 bytes, its 2 fields need at least 24",
+            ),
+            (
+                RowBuilder::new(3).null(0).var(1, &short).null(2),
+                "array of 2 elements needs 32 bytes, has 28",
+            ),
+            (
+                RowBuilder::new(3)
+                    .null(0)
+                    .var(1, &var_array(&[&[]]))
+                    .null(2),
+                "decimal of 0 bytes does not fit DECIMAL(30) in 13",
+            ),
+            (
+                RowBuilder::new(3)
+                    .null(0)
+                    .var(1, &var_array(&[&[1; 14]]))
+                    .null(2),
+                "decimal of 14 bytes does not fit DECIMAL(30) in 13",
+            ),
+            (
+                RowBuilder::new(3).null(0).null(1).var(2, &[0; 4]),
+                "map lacks its key array size",
+            ),
+            (
+                RowBuilder::new(3).null(0).null(1).var(2, &[0; 8]),
+                "array of 0 bytes lacks its element count",
+            ),
+        ];
+        for (row, want) in cases {
+            let (data, offsets) = batch(&[row.buf]);
+            let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+            assert!(e.contains(want), "{e}");
+        }
+        // A flat decimal column.
+        let mut t =
+            RowTransposer::new(vec!["d".into()], vec![SparkType::Decimal { precision: 30 }]);
+        for (bytes, want) in [
+            (&[][..], "decimal of 0 bytes"),
+            (&[1; 14], "decimal of 14 bytes"),
+        ] {
+            let (data, offsets) = batch(&[RowBuilder::new(1).var(0, bytes).buf]);
+            let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+            assert!(e.contains(want) && e.contains("column 'd'"), "{e}");
+        }
+    }
+
+    #[test]
+    fn type_codes_outside_sparks_are_refused() {
+        assert_eq!(SparkType::from_code(16, 0), Some(SparkType::Time));
+        for (code, precision) in [(12, 0), (12, 39), (15, 0), (15, 19), (17, 0), (-1, 0)] {
+            assert_eq!(
+                SparkType::from_code(code, precision),
+                None,
+                "{code} {precision}"
+            );
+        }
+        assert_eq!(
+            SparkType::from_code(15, 18),
+            Some(SparkType::LegacyDecimal { precision: 18 })
+        );
+    }
+
+    /// EXCEPTION mode refuses ancient values, and only values: a null INT96 slot (zero bytes,
+    /// Julian day 0) is not looked at.
+    #[test]
+    fn exception_mode_skips_null_slots() {
+        let mut t = RowTransposer::new(
+            vec!["t".into(), "d".into()],
+            vec![SparkType::TimestampInt96, SparkType::Date],
+        );
+        t.set_rebases(Rebases {
+            datetime: Some(Rebase::Exception {
+                micros_threshold: -2_208_988_800_000_000,
+            }),
+            int96: Some(Rebase::Exception {
+                micros_threshold: -2_208_988_800_000_000,
+            }),
+        });
+        assert_eq!(t.num_fields(), 2);
+        let modern = RowBuilder::new(2)
+            .fixed(0, 1_700_000_000_000_000)
+            .fixed(1, 19_000);
+        let rows = [modern.buf.clone(), RowBuilder::new(2).null(0).null(1).buf];
+        let (data, offsets) = batch(&rows);
+        t.transpose(&data, &offsets).unwrap();
+        let ancient = RowBuilder::new(2).fixed(0, (-3_000_000_000_000_000i64) as u64);
+        let (data, offsets) = batch(&[modern.buf, ancient.fixed(1, 0).buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(e.contains("column 't'") && e.contains("before 1900"), "{e}");
+        let ancient_day = RowBuilder::new(2)
+            .null(0)
+            .fixed(1, (-141_428i32) as u32 as u64);
+        let (data, offsets) = batch(&[ancient_day.buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(e.contains("column 'd': a date before 1582-10-15"), "{e}");
+    }
+
+    #[test]
+    fn buffered_bytes_count_every_buffer_at_its_element_size() {
+        use std::mem::size_of;
+        let mut t = RowTransposer::for_schema(&nested_schema()).unwrap();
+        t.cols.push(ColumnBuf {
+            validity: Vec::with_capacity(3),
+            has_null: false,
+            values: Vec::with_capacity(5),
+            i32s: Vec::with_capacity(7),
+            i64s: Vec::with_capacity(11),
+            f32s: Vec::with_capacity(13),
+            f64s: Vec::with_capacity(17),
+            offsets: Vec::with_capacity(19),
+        });
+        let leaves: usize = t.leaves.iter().map(LeafBuf::capacity_bytes).sum();
+        let c = &t.cols[0];
+        let held = c.validity.capacity()
+            + c.values.capacity()
+            + c.i32s.capacity() * size_of::<i32>()
+            + c.i64s.capacity() * size_of::<i64>()
+            + c.f32s.capacity() * size_of::<f32>()
+            + c.f64s.capacity() * size_of::<f64>()
+            + c.offsets.capacity() * size_of::<i32>();
+        assert_eq!(held, 3 + 5 + 28 + 88 + 52 + 136 + 76);
+        assert_eq!(t.buffered_bytes(), held + leaves);
+        // The leaves' buffers count too, once they hold values.
+        let row = RowBuilder::new(2)
+            .var(0, &int_array(&[Some(1); 100]))
+            .null(1);
+        let (data, offsets) = batch(&[row.buf]);
+        t.transpose(&data, &offsets).unwrap();
+        assert!(t.buffered_bytes() >= held + 100 * (4 + 2 + 2));
+    }
+
+    #[test]
+    fn row_bounds_are_checked_for_every_row() {
+        let mut t = RowTransposer::new(
+            vec!["a".into(), "b".into(), "c".into()],
+            vec![SparkType::Int; 3],
+        );
+        let row = RowBuilder::new(3).fixed(0, 1).fixed(1, 2).fixed(2, 3).buf;
+        let (data, offsets) = batch(&[row.clone(), row.clone()]);
+        t.transpose(&data, &offsets).unwrap();
+        for (offsets, want) in [
+            (vec![-8, 32], "row bytes -8..32 outside the batch"),
+            (vec![32, 0], "row bytes 32..0 outside the batch"),
+            (
+                vec![0, 32, 64, 65],
+                "row bytes 64..65 outside the batch of 64",
+            ),
+            (
+                vec![0, 32, 56],
+                "row of 24 bytes, 3 fields need at least 32",
+            ),
+            (vec![0, 32, 32], "row of 0 bytes, 3 fields need at least 32"),
+        ] {
+            let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+            assert!(e.contains(want) && e.contains("column 'a'"), "{e}");
         }
     }
 
