@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.{FileSystem, FSDataOutputStream, LocalFileSystem, Pa
 import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.io.nativeio.NativeIO
 
-import org.apache.spark.{TaskContext, TaskKilledException}
+import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 
 /**
  * Creates data files on Hadoop's local file system without starting a process per file.
@@ -29,13 +29,11 @@ object LocalFiles {
 
   /**
    * `fs.create(file, false, bufferSize)`, without a `chmod` process on the local file system.
-   * A killed task creates no more files: one created after the job's abort removed
-   * `_temporary` would bring the tree back.
+   * A killed task creates no more files (it stops with Spark's kill reason): one created after
+   * the job's abort removed `_temporary` would bring the tree back.
    */
   def create(fs: FileSystem, file: Path, bufferSize: Int): FSDataOutputStream = {
-    if (Option(TaskContext.get()).exists(_.isInterrupted())) {
-      throw new TaskKilledException("the task was killed before it created " + file)
-    }
+    SparkWriteShim.stopIfKilled()
     val target = if (fs.getClass == classOf[LocalFileSystem] && !NativeIO.isAvailable) {
       chmodFree(fs.getConf, fs.getUri)
     } else {

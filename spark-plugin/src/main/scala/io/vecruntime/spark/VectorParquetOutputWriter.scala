@@ -86,9 +86,6 @@ class VectorParquetOutputWriter(
   private var pendingEnd = 0
 
   try {
-    // A cancelled task creates no file: the job's abort may already have deleted the
-    // `_temporary` tree that creating one would make again.
-    stopIfKilled()
     val file = new Path(path)
     // As ParquetOutputFormat: never overwrite (an existing file fails fast with Spark's error).
     // The native writer hands its file over in 1 MiB drains; through Hadoop's default 4 KiB
@@ -100,12 +97,9 @@ class VectorParquetOutputWriter(
     val bufferSize =
       if (manyFiles) VectorParquetOutputWriter.ManyFilesStreamBuffer
       else math.max(conf.getInt("io.file.buffer.size", 4096), VectorParquetOutputWriter.MinStreamBuffer)
-    // A killed task creates no file: the job's abort may already have deleted the directory,
-    // which creating the file would bring back (a deferred file is created late, mid-task).
-    val create = () => {
-      stopIfKilled()
-      LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
-    }
+    // A killed task creates no file (LocalFiles.create checks), also when a deferred file is
+    // created late, mid-task: the job's abort may already have deleted its directory.
+    val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     writer.configureRows()
