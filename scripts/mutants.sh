@@ -3,10 +3,12 @@
 #   scripts/mutants.sh                  # the lines this branch changed against main, 20 minutes at most
 #   scripts/mutants.sh FILE...          # every mutant of these files (e.g. native/parquet/src/encoding/rle.rs)
 #   BUDGET=90m scripts/mutants.sh ...   # another time budget (timeout(1) syntax)
+#   JOBS=2 scripts/mutants.sh native/kernels/src/nested.rs   # two mutants at a time
 # Each mutant is built and the tests of its package run; results land in mutants.out/
 # (caught.txt, missed.txt, timeout.txt, unviable.txt). A missed mutant is a change to the code
 # that no test notices: kill it with a test, or list it as equivalent in .cargo/mutants.toml
-# with the reason. One job at a time (-j 1): a build uses both cores of the CI machine.
+# with the reason. One job at a time by default: a build of vecruntime-parquet uses both cores
+# of the CI machine; the kernels crate's builds are small enough for JOBS=2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=27.1.0
@@ -14,7 +16,7 @@ if ! cargo mutants --version 2>/dev/null | grep -q "$VERSION"; then
   cargo install --locked --version "$VERSION" cargo-mutants
 fi
 BUDGET=${BUDGET:-20m}
-args=(--no-shuffle -j 1 --output .)
+args=(--no-shuffle -j "${JOBS:-1}" --output .)
 if [ $# -eq 0 ]; then
   base=$(git merge-base HEAD "${BASE:-main}")
   mkdir -p target
