@@ -280,8 +280,9 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
 
 /// The calendar rebase in write of the rows' datetime values: `datetime` for dates and
 /// timestamps, `int96` for INT96 timestamps, each a `schema_spec::REBASE_*` code (CORRECTED: as
-/// they are, LEGACY, EXCEPTION). LEGACY timestamps need the session zone's table (`switches`, `diffs` in micros)
-/// and its offsets before its first transition by java.time and java.util.TimeZone; EXCEPTION
+/// they are, LEGACY, EXCEPTION). LEGACY timestamps need the session zone's table (`switches`, `diffs` in micros;
+/// empty for a fixed-offset zone) and its offsets before its first transition by java.time and
+/// java.util.TimeZone; EXCEPTION
 /// refuses timestamps before `threshold` micros. Call after `configureRows`.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]

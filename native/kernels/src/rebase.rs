@@ -8,10 +8,14 @@
 //! `gregorian-julian-rebase-micros.json`, handed over by the JVM; below its first switch the
 //! zone's offsets are fixed (before any transition), so Spark's calendar path reduces to the
 //! local date moved to the Julian calendar, between the two offsets the JVM's `java.time` and
-//! `java.util.TimeZone` give that zone there.
+//! `java.util.TimeZone` give that zone there. A fixed-offset zone (`GMT+05:00`) has no table:
+//! Spark takes its calendar path for every value, and so does [`ZoneRebase`] without one.
 
 /// Spark's `lastSwitchGregorianDay` (1582-10-15): from here on both calendars agree.
 pub const LAST_SWITCH_GREGORIAN_DAY: i32 = -141427;
+/// 1582-10-04, the last Julian day of the hybrid calendar: the local dates after it and before
+/// [`LAST_SWITCH_GREGORIAN_DAY`] do not exist there, and Spark moves them to 1582-10-15.
+const JULIAN_END_DAY: i32 = -141438;
 
 /// Spark's `gregJulianDiffSwitchDay` and `gregJulianDiffs`.
 const SWITCH_DAYS: [i32; 23] = [
@@ -68,7 +72,8 @@ pub fn rebase_days(days: i32) -> i32 {
 /// The session zone's rebase of micros (Spark's `rebaseGregorianToJulianMicros(zone, _)`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZoneRebase {
-    /// Micros where the difference changes, ascending, and the difference from each on.
+    /// Micros where the difference changes, ascending, and the difference from each on; empty
+    /// for a fixed-offset zone (Spark's calendar path for every value).
     pub switches: Vec<i64>,
     pub diffs: Vec<i64>,
     /// The zone's offset (micros) before its first transition by `java.time` (its local
@@ -85,13 +90,17 @@ impl ZoneRebase {
         zone_offset: i64,
         calendar_offset: i64,
     ) -> Result<Self, String> {
-        if switches.is_empty() || switches.len() != diffs.len() {
-            return Err("a rebase table needs as many diffs as switches, at least one".into());
+        if switches.len() != diffs.len() {
+            return Err("a rebase table needs as many diffs as switches".into());
+        }
+        if switches.is_empty() && zone_offset != calendar_offset {
+            // Without a table the zone must have one offset, the same by both clocks.
+            return Err("only a fixed-offset zone rebases without a table".into());
         }
         if switches.windows(2).any(|w| w[0] >= w[1]) {
             return Err("rebase switches must ascend".into());
         }
-        if *diffs.last().unwrap() != 0 {
+        if diffs.last().is_some_and(|&d| d != 0) {
             return Err("a rebase table must end with a zero diff".into());
         }
         Ok(ZoneRebase {
@@ -105,28 +114,46 @@ impl ZoneRebase {
     /// Spark's `rebaseGregorianToJulianMicros` for this zone.
     #[inline]
     pub fn micros(&self, micros: i64) -> i64 {
-        let last = self.switches.len() - 1;
-        if micros >= self.switches[last] {
+        let (Some(&first), Some(&last)) = (self.switches.first(), self.switches.last()) else {
+            return self.calendar_path(micros);
+        };
+        if micros >= last {
             return micros;
         }
-        if micros < self.switches[0] {
-            return self.before_table(micros);
+        if micros < first {
+            return self.calendar_path(micros);
         }
-        let mut i = last;
+        let mut i = self.switches.len() - 1;
         while i > 0 && micros < self.switches[i] {
             i -= 1;
         }
         micros + self.diffs[i]
     }
 
-    /// Below the table: the local date-time (by `java.time`'s offset) read as a Julian one,
-    /// back to an instant by `TimeZone`'s offset.
-    fn before_table(&self, micros: i64) -> i64 {
+    /// The micros from which values stay as they are.
+    pub fn unchanged_from(&self) -> i64 {
+        match self.switches.last() {
+            Some(&last) => last,
+            // The calendar path keeps local dates from 1582-10-15 on.
+            None => LAST_SWITCH_GREGORIAN_DAY as i64 * MICROS_PER_DAY - self.zone_offset,
+        }
+    }
+
+    /// Spark's calendar path with the zone's fixed offsets: the local date-time (by
+    /// `java.time`'s offset) read in the hybrid calendar (Julian up to 1582-10-04, the dates
+    /// Gregorian skipped moved to 10-15), back to an instant by `TimeZone`'s offset. Below a
+    /// table only the Julian part is reached.
+    fn calendar_path(&self, micros: i64) -> i64 {
         let local = micros + self.zone_offset;
         let days = local.div_euclid(MICROS_PER_DAY);
         let time = local.rem_euclid(MICROS_PER_DAY);
-        let (y, m, d) = civil_from_days(days);
-        julian_days(y, m, d) * MICROS_PER_DAY + time - self.calendar_offset
+        let hybrid = if days > JULIAN_END_DAY as i64 {
+            days.max(LAST_SWITCH_GREGORIAN_DAY as i64)
+        } else {
+            let (y, m, d) = civil_from_days(days);
+            julian_days(y, m, d)
+        };
+        hybrid * MICROS_PER_DAY + time - self.calendar_offset
     }
 }
 
@@ -180,7 +207,7 @@ impl Rebase {
     /// Spark's rebase of the micros before their conversion).
     pub fn micros_in_place(&self, values: &mut [i64], unit: i64) -> Result<(), Ancient> {
         let floor = match self {
-            Rebase::Legacy(Some(z)) => z.switches[z.switches.len() - 1],
+            Rebase::Legacy(Some(z)) => z.unchanged_from(),
             Rebase::Legacy(None) => return Ok(()),
             Rebase::Exception { micros_threshold } => *micros_threshold,
         };

@@ -2,12 +2,14 @@
 
 use vecruntime_kernels::rebase::ZoneRebase;
 
-/// The zone of a reference line `zone <id> <zone offset> <calendar offset> <switch:diff,...>`.
+/// The zone of a reference line `zone <id> <zone offset> <calendar offset> <switch:diff,...|->`.
 pub fn zone(line: &str) -> (String, ZoneRebase) {
     let f: Vec<&str> = line.split(' ').collect();
     assert_eq!(f[0], "zone", "{line}");
+    // `-`: no table (a fixed-offset zone, Spark's calendar path for every value).
     let (switches, diffs) = f[4]
         .split(',')
+        .filter(|p| *p != "-")
         .map(|p| {
             let (s, d) = p.split_once(':').unwrap();
             (s.parse::<i64>().unwrap(), d.parse::<i64>().unwrap())

@@ -6,7 +6,7 @@ takes each zone's table from the `gregorian-julian-rebase-micros.json` Spark's s
 holds. Lines:
   thresholds <last switch day> <last switch micros>  (EXCEPTION mode's)
   day <gregorian days> <spark's julian days>
-  zone <id> <zone offset micros> <calendar offset micros> <switch:diff,...> (micros)
+  zone <id> <zone offset micros> <calendar offset micros> <switch:diff,...> (micros; - for none)
   micros <gregorian micros> <spark's julian micros>   (for the zone above)
 """
 import glob
@@ -20,6 +20,10 @@ from pyspark.sql import SparkSession
 
 ZONES = ["UTC", "America/Los_Angeles", "Europe/Amsterdam", "Asia/Kolkata", "Australia/Sydney",
          "Asia/Kathmandu", "America/Sao_Paulo", "Pacific/Kiritimati", "Africa/Abidjan"]
+# Session zones without a table, so Spark's calendar path for every value: custom offsets, and
+# offsets java.util.TimeZone does not parse (it takes GMT for them, and so does Spark's rebase).
+FIXED_ZONES = ["GMT+05:00", "GMT-08:30", "GMT+14:00", "+05:00", "UTC-03:00"]
+DAY_MICROS = 86_400_000_000
 SWITCH_DAYS = [-719162, -682944, -646420, -609896, -536847, -500323, -463799, -390750,
                -354226, -317702, -244653, -208129, -171605, -141436, -141435, -141434,
                -141433, -141432, -141431, -141430, -141429, -141428, -141427]
@@ -61,16 +65,28 @@ def main():
     for d in sorted(days):
         out.append(f"day {d} {rebase.rebaseGregorianToJulianDays(d)}")
     ancient = jvm.java.time.Instant.ofEpochSecond(-62135596800 - 400 * 366 * 86400)
-    for tz in ZONES:
-        t = tables[tz]
+    utc_switches = [s * 1_000_000 for s in tables["UTC"]["switches"]]
+    for tz in ZONES + FIXED_ZONES:
+        assert (tz in tables) == (tz in ZONES), tz
+        t = tables.get(tz, {"switches": [], "diffs": []})
         switches = [s * 1_000_000 for s in t["switches"]]
         diffs = [d * 1_000_000 for d in t["diffs"]]
+        # The zones as Spark's calendar path takes them: java.util.TimeZone's.
         zone = jvm.java.util.TimeZone.getTimeZone(tz)
-        zone_id = jvm.java.time.ZoneId.of(tz)
-        by_time = zone_id.getRules().getOffset(ancient).getTotalSeconds() * 1_000_000
+        by_time = zone.toZoneId().getRules().getOffset(ancient).getTotalSeconds() * 1_000_000
         by_calendar = zone.getOffset(ancient.toEpochMilli()) * 1000
-        table = ",".join(f"{s}:{d}" for s, d in zip(switches, diffs))
+        table = ",".join(f"{s}:{d}" for s, d in zip(switches, diffs)) or "-"
         out.append(f"zone {tz} {by_time} {by_calendar} {table}")
+        if not switches:
+            # The calendar path throughout: UTC's switches moved to local time, every local day
+            # around the 1582 gap, and the EXCEPTION threshold.
+            switches = [s - by_time for s in utc_switches]
+            for d in range(-141_442, -141_420):
+                for t in [0, 1, 3_600_000_000 * 5 + 7, DAY_MICROS // 2, DAY_MICROS - 1]:
+                    micros_gap = d * DAY_MICROS + t - by_time
+                    out_gap = rebase.rebaseGregorianToJulianMicros(tz, micros_gap)
+                    out.append(f"micros {micros_gap} {out_gap}")
+            switches.append(rebase.lastSwitchGregorianTs())
         micros = set()
         for s in switches:
             micros.update([s - 1_000_001, s - 1, s, s + 1, s + 999_999])

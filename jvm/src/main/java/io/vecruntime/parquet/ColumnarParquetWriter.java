@@ -128,7 +128,8 @@ public final class ColumnarParquetWriter implements AutoCloseable {
    * need the session zone's table ({@code switches}, {@code diffs}: micros, as Spark's
    * {@code gregorian-julian-rebase-micros.json} holds them in seconds) and the zone's offsets
    * (micros) before its first transition by {@code java.time} and by {@code java.util.TimeZone};
-   * null switches when no LEGACY timestamp is written. EXCEPTION refuses timestamps before
+   * empty switches and diffs for a zone of one fixed offset (Spark's calendar path for every
+   * value); null switches when no LEGACY timestamp is written. EXCEPTION refuses timestamps before
    * {@code thresholdMicros} and dates before 1582-10-15. After {@link #configureRows}.
    */
   public void configureRebase(RebaseMode datetime, RebaseMode int96, long[] switches, long[] diffs,

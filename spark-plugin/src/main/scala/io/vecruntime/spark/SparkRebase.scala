@@ -18,7 +18,8 @@ import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
  * Spark's calendar rebase in write, as `ParquetWriteSupport` takes it from the task's SQL
  * configuration: `datetime` for dates and timestamps, `int96` for INT96 timestamps, LEGACY
  * timestamps in the session time zone. The native writer rebases (see `native/kernels`'s
- * `rebase`) with the zone's table from Spark's own `gregorian-julian-rebase-micros.json`.
+ * `rebase`) with the zone's table from Spark's own `gregorian-julian-rebase-micros.json`, or,
+ * for a fixed-offset zone Spark has no table for, by Spark's calendar path throughout.
  */
 case class SparkRebase(
     datetime: LegacyBehaviorPolicy.Value,
@@ -44,7 +45,7 @@ case class SparkRebase(
   /** Hands the modes, and the session zone's table when LEGACY, to the writer. */
   def configure(writer: ColumnarParquetWriter): Unit = if (!corrected) {
     val legacy = datetime == LegacyBehaviorPolicy.LEGACY || int96 == LegacyBehaviorPolicy.LEGACY
-    val table = if (legacy) tables.get(timeZone) else None
+    val table = if (legacy) tableFor(timeZone) else None
     val (zoneOffset, calendarOffset) = ancientOffsets(timeZone)
     writer.configureRebase(mode(datetime), mode(int96), table.map(_._1).orNull,
       table.map(_._2).orNull, zoneOffset, calendarOffset, RebaseDateTime.lastSwitchGregorianTs)
@@ -78,8 +79,20 @@ object SparkRebase {
     } finally in.close()
   }
 
-  /** Whether LEGACY timestamps in zone `tz` can be written natively (Spark has its table). */
-  def hasTable(tz: String): Boolean = tables.contains(tz)
+  /**
+   * The table the native writer rebases LEGACY timestamps in zone `tz` by: Spark's, or an empty
+   * one for a zone of one fixed offset, which Spark's calendar path rebases for every value
+   * (`GMT+05:00`; also an id `java.util.TimeZone` does not parse, such as `+05:00`, which it
+   * and so Spark's rebase take as GMT). None for a zone with transitions and no table.
+   */
+  def tableFor(tz: String): Option[(Array[Long], Array[Long])] = tables.get(tz).orElse {
+    if (TimeZone.getTimeZone(tz).toZoneId.getRules.isFixedOffset) {
+      Some((Array.emptyLongArray, Array.emptyLongArray))
+    } else None
+  }
+
+  /** Whether LEGACY timestamps in zone `tz` can be written natively. */
+  def rebasesNatively(tz: String): Boolean = tableFor(tz).isDefined
 
   /**
    * The zone's offsets (micros) before any transition, by `java.time` (local mean time) and by

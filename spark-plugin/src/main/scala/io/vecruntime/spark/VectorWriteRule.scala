@@ -178,12 +178,12 @@ object VectorWriteRule {
       () => version.filterNot(SparkParquetLayout.WriterVersions.contains).map(v =>
         s"parquet.writer.version=$v is not a version parquet-java knows"),
       () => {
-        // LEGACY timestamps need Spark's table of the session time zone; without one Spark
-        // takes its calendar path for every value.
+        // LEGACY timestamps need Spark's table of the session time zone, or a zone of one
+        // fixed offset; for other zones Spark takes its calendar path with their transitions.
         val rebase = SparkRebase.ofSession(conf)
         val legacy = LegacyBehaviorPolicy.LEGACY
         val needsTable = (hasTimestamps && rebase.datetime == legacy) || (hasInt96 && rebase.int96 == legacy)
-        if (needsTable && !SparkRebase.hasTable(rebase.timeZone)) {
+        if (needsTable && !SparkRebase.rebasesNatively(rebase.timeZone)) {
           Some(s"LEGACY rebase in session time zone ${rebase.timeZone}, which has no rebase table in Spark")
         } else None
       },

@@ -46,9 +46,12 @@ class FallbackSuite extends VecRuntimeSparkSession {
     finally spark.sql("DROP TABLE bad_version")
   }
 
-  test("LEGACY timestamps in a session time zone Spark has no rebase table for") {
-    val reason = "LEGACY rebase in session time zone GMT+05:00, which has no rebase table in Spark"
-    withConf("spark.sql.session.timeZone" -> "GMT+05:00") {
+  test("LEGACY timestamps in a session time zone with transitions Spark has no rebase table for") {
+    // A zone newer than Spark's table (fixed offsets such as GMT+05:00 are rebased natively).
+    val zone = "America/Ciudad_Juarez"
+    assert(!java.util.TimeZone.getTimeZone(zone).toZoneId.getRules.isFixedOffset)
+    val reason = s"LEGACY rebase in session time zone $zone, which has no rebase table in Spark"
+    withConf("spark.sql.session.timeZone" -> zone) {
       withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY",
         "spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS") {
         assertFallback(reason)(dir => df.write.parquet(dir))

@@ -62,7 +62,9 @@ class RebaseWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
-  for (tz <- Seq("America/Los_Angeles", "Europe/Amsterdam", "Asia/Kolkata", "UTC");
+  // Zones with Spark's table, and fixed offsets without one (Spark's calendar path for every
+  // value; `+05:00` is GMT to java.util.TimeZone, and so to Spark's rebase).
+  for (tz <- Seq("America/Los_Angeles", "Europe/Amsterdam", "Asia/Kolkata", "UTC", "GMT-08:30", "+05:00");
        tsType <- Seq("TIMESTAMP_MICROS", "TIMESTAMP_MILLIS", "INT96")) {
     test(s"LEGACY in $tz, timestamps as $tsType: Spark's stored values and footer keys") {
       withConf("spark.sql.session.timeZone" -> tz,
