@@ -21,11 +21,21 @@ import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
  * machine, most of a partitioned write of thousands of small files for Spark's writer and ours
  * alike. Here the same `LocalFileSystem` and `RawLocalFileSystem` classes write the file and its
  * checksum file, but set the same permission through chmod(2) from Java: same bytes, same `.crc`,
- * same mode, same statistics. Any other file system, and the local one where Hadoop's native
- * library is loaded, is used as it is.
+ * same mode, same statistics. That is also what Hive's `ProxyLocalFileSystem` does for `file:`
+ * paths (its `hive-exec` jar, in every Spark built with Hive, registers it for the `file`
+ * scheme, so it is the local file system pyspark users get). Any other file system, and the
+ * local one where Hadoop's native library is loaded, is used as it is.
  */
 object LocalFiles {
   private val cached = new ThreadLocal[(Configuration, URI, FileSystem)]
+
+  /** Hadoop's local file system, and Hive's proxy of it, which write files the same way. */
+  private val LocalClasses =
+    Set(classOf[LocalFileSystem].getName, "org.apache.hadoop.hive.ql.io.ProxyLocalFileSystem")
+
+  /** Whether files of `fs` are created here instead, without a `chmod` process. */
+  def chmodFreeFor(fs: FileSystem): Boolean =
+    LocalClasses.contains(fs.getClass.getName) && fs.getUri.getScheme == "file" && !NativeIO.isAvailable
 
   /**
    * `fs.create(file, false, bufferSize)`, without a `chmod` process on the local file system.
@@ -34,7 +44,7 @@ object LocalFiles {
    */
   def create(fs: FileSystem, file: Path, bufferSize: Int): FSDataOutputStream = {
     SparkWriteShim.stopIfKilled()
-    val target = if (fs.getClass == classOf[LocalFileSystem] && !NativeIO.isAvailable) {
+    val target = if (chmodFreeFor(fs)) {
       chmodFree(fs.getConf, fs.getUri)
     } else {
       fs

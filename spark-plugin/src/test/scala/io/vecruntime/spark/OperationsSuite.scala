@@ -1,6 +1,8 @@
 package io.vecruntime.spark
 
 import java.io.File
+import java.net.URI
+import java.nio.file.Files
 
 import scala.concurrent.{Await, Future}
 import scala.concurrent.ExecutionContext.Implicits.global
@@ -9,6 +11,8 @@ import scala.concurrent.duration._
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.fs.{LocalFileSystem, Path}
+import org.apache.hadoop.io.nativeio.NativeIO
 import org.apache.logging.log4j.{Level, LogManager}
 import org.apache.logging.log4j.core.LogEvent
 import org.apache.logging.log4j.core.appender.AbstractAppender
@@ -175,6 +179,33 @@ class OperationsSuite extends VecRuntimeSparkSession {
       Thread.sleep(500)
       assert(files(dir).isEmpty,
         s"round $round (partitioned: $partitioned): ${files(dir).take(5).mkString(", ")}")
+    }
+  }
+
+  test("local files are created as Hadoop's local file system creates them, with no chmod process") {
+    val conf = spark.sessionState.newHadoopConf()
+    val dir = new File(newDir("local-files"))
+    // With Hive on the class path (as in pyspark), `file:` paths get Hive's ProxyLocalFileSystem.
+    val proxy = new Path(dir.toURI).getFileSystem(conf)
+    assert(proxy.getClass.getName == "org.apache.hadoop.hive.ql.io.ProxyLocalFileSystem")
+    val plain = new LocalFileSystem()
+    plain.initialize(URI.create("file:///"), conf)
+    for (fs <- Seq(proxy, plain)) {
+      assert(LocalFiles.chmodFreeFor(fs) == !NativeIO.isAvailable, fs.getClass)
+      val name = fs.getClass.getSimpleName
+      val (ours, theirs) = (new Path(s"${dir.toURI}/$name/ours/part"), new Path(s"${dir.toURI}/$name/theirs/part"))
+      val bytes = Array.tabulate[Byte](70000)(i => (i * 31 % 251).toByte)
+      Seq(LocalFiles.create(fs, ours, 4096), fs.create(theirs, false, 4096)).foreach { out =>
+        try out.write(bytes) finally out.close()
+      }
+      def local(p: Path, crc: Boolean = false) =
+        new File(if (crc) new File(p.toUri).getParent + "/." + p.getName + ".crc" else p.toUri.getPath).toPath
+      for (crc <- Seq(false, true)) {
+        assert(Files.readAllBytes(local(ours, crc)).sameElements(Files.readAllBytes(local(theirs, crc))), s"$name $crc")
+        assert(Files.getPosixFilePermissions(local(ours, crc)) == Files.getPosixFilePermissions(local(theirs, crc)))
+      }
+      assert(Files.getPosixFilePermissions(local(ours).getParent) ==
+        Files.getPosixFilePermissions(local(theirs).getParent))
     }
   }
 }
