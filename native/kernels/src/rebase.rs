@@ -115,6 +115,11 @@ impl ZoneRebase {
     #[inline]
     pub fn micros(&self, micros: i64) -> i64 {
         let (Some(&first), Some(&last)) = (self.switches.first(), self.switches.last()) else {
+            // Spark leaves modern values alone before its calendar path (whose local time would
+            // overflow near i64::MAX).
+            if micros >= self.unchanged_from() {
+                return micros;
+            }
             return self.calendar_path(micros);
         };
         if micros >= last {
@@ -278,6 +283,20 @@ mod tests {
             ..utc.clone()
         };
         assert_eq!(z.micros(m), utc.micros(m) + s(3_600));
+    }
+
+    #[test]
+    fn fixed_offset_zones_keep_modern_values() {
+        // Spark's largest timestamp, five hours east: left as it is, no overflow on the way.
+        let east = ZoneRebase::new(vec![], vec![], s(18_000), s(18_000)).unwrap();
+        assert_eq!(east.micros(i64::MAX), i64::MAX);
+        assert_eq!(east.micros(0), 0);
+        // 1582-10-15T00:00 local is 1582-10-14T19:00Z: from there on, nothing changes.
+        let from = LAST_SWITCH_GREGORIAN_DAY as i64 * MICROS_PER_DAY - s(18_000);
+        assert_eq!(east.unchanged_from(), from);
+        assert_eq!(east.micros(from), from);
+        // The local day before it (10-14, skipped by the hybrid calendar) moves to 10-15.
+        assert_eq!(east.micros(from - 1), from + MICROS_PER_DAY - 1);
     }
 
     #[test]
