@@ -114,18 +114,12 @@ impl ZoneRebase {
     /// Spark's `rebaseGregorianToJulianMicros` for this zone.
     #[inline]
     pub fn micros(&self, micros: i64) -> i64 {
-        let (Some(&first), Some(&last)) = (self.switches.first(), self.switches.last()) else {
-            // Spark leaves modern values alone before its calendar path (whose local time would
-            // overflow near i64::MAX).
-            if micros >= self.unchanged_from() {
-                return micros;
-            }
-            return self.calendar_path(micros);
-        };
-        if micros >= last {
+        // Spark leaves modern values alone before its table or calendar path (whose local time
+        // would overflow near i64::MAX).
+        if micros >= self.unchanged_from() {
             return micros;
         }
-        if micros < first {
+        if self.switches.is_empty() || micros < self.switches[0] {
             return self.calendar_path(micros);
         }
         let mut i = self.switches.len() - 1;
