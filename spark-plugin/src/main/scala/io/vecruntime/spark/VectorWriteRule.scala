@@ -122,14 +122,15 @@ object VectorWriteRule {
    * not convert. Read by reflection (`HiveFileFormat(fileSinkConf)`, Hive's `FileSinkDesc` and
    * `TableDesc`): the plugin does not depend on spark-hive.
    */
-  def hiveParquet(fileFormat: FileFormat): Boolean = fileFormat match {
-    case p: Product if p.productPrefix == "HiveFileFormat" =>
-      p.productIterator.exists(desc => Try {
-        val table = desc.getClass.getMethod("getTableInfo").invoke(desc)
-        table.getClass.getMethod("getOutputFileFormatClassName").invoke(table)
-      }.toOption.exists(name => String.valueOf(name).contains("Parquet")))
-    case _ => false
-  }
+  def hiveParquet(fileFormat: FileFormat): Boolean =
+    fileFormat.getClass.getSimpleName == "HiveFileFormat" && Try {
+      // Its FileSinkDesc: a case class field in Spark 4.1+, a plain private field in 4.0.
+      val field = fileFormat.getClass.getDeclaredField("fileSinkConf")
+      field.setAccessible(true)
+      val desc = field.get(fileFormat)
+      val table = desc.getClass.getMethod("getTableInfo").invoke(desc)
+      table.getClass.getMethod("getOutputFileFormatClassName").invoke(table)
+    }.toOption.exists(name => String.valueOf(name).contains("Parquet"))
 
   /** A Parquet write: Spark's format, or Hive's writing Parquet. */
   def writesParquet(fileFormat: FileFormat): Boolean =
@@ -162,7 +163,7 @@ object VectorWriteRule {
       conf: SQLConf): Option[String] = {
     def anyField(p: DataType => Boolean) = fields.exists(f => SparkParquetLayout.holds(f.dataType)(p))
     val hasInt96 = anyField(_ == TimestampType) &&
-      conf.getConf(SQLConf.PARQUET_OUTPUT_TIMESTAMP_TYPE) == SQLConf.ParquetOutputTimestampType.INT96
+      conf.parquetOutputTimestampType == SQLConf.ParquetOutputTimestampType.INT96
     val hasTimestamps = anyField(_ == TimestampType) && !hasInt96
     lazy val codec = new ParquetOptions(options, conf).compressionCodecClassName
     val version = writerVersion(hadoopConf)
