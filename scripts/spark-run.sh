@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs a main class of the Spark plugin's test classpath (local Spark, no Spark install):
-#   scripts/spark-run.sh io.vecruntime.spark.demo.StoreSalesDemo [args...]
-# Expects `mvn package` to have run; the classpath comes from Maven.
+#   [SPARK=4.1] scripts/spark-run.sh io.vecruntime.spark.demo.StoreSalesDemo [args...]
+# Builds the plugin for that Spark version (scripts/spark-version.sh) if it is not built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CP_FILE=spark-plugin/target/test-classpath.txt
-if [ ! -s "$CP_FILE" ]; then
-  mvn -q -B -pl jvm,spark-plugin package dependency:build-classpath -DskipTests \
-    -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >/dev/null
+. scripts/spark-version.sh
+CP_FILE=$PLUGIN_TARGET/test-classpath.txt
+if [ ! -s "$CP_FILE" ] || [ ! -f "$PLUGIN_JAR" ]; then
+  build_plugin >/dev/null
 fi
 OPENS="-XX:+IgnoreUnrecognizedVMOptions --add-modules=jdk.incubator.vector"
 for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
@@ -18,5 +18,5 @@ done
 MAIN=$1; shift
 exec java -Xmx${SPARK_DRIVER_MEMORY:-6g} $OPENS -Djdk.reflect.useDirectMethodHandle=false \
   -Dio.netty.tryReflectionSetAccessible=true \
-  -cp "spark-plugin/target/vecruntime-spark-0.1.0.jar:spark-plugin/target/test-classes:$(cat "$CP_FILE")" \
+  -cp "$PLUGIN_JAR:$PLUGIN_TARGET/test-classes:$(cat "$CP_FILE")" \
   "$MAIN" "$@"

@@ -3,6 +3,7 @@ package io.vecruntime.spark
 import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{Codec, ParquetSchema, RowType, WriterOptions}
+import io.vecruntime.spark.shims.SparkShims
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.io.compress.zlib.ZlibFactory
 import org.apache.parquet.schema.{LogicalTypeAnnotation, MessageType, PrimitiveType, Type}
@@ -129,8 +130,8 @@ object SparkParquetLayout {
   private def unsupported(path: String, t: DataType): Option[String] = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
-        BinaryType | _: TimeType | _: YearMonthIntervalType | _: DayTimeIntervalType |
-        NullType => None
+        BinaryType | _: YearMonthIntervalType | _: DayTimeIntervalType | NullType => None
+    case t if SparkShims.isTime(t) => None
     case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
     case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
       .find(_ => true)
@@ -196,7 +197,7 @@ object SparkParquetLayout {
     val nullable = p.isRepetition(Type.Repetition.OPTIONAL)
     (p.getPrimitiveTypeName, p.getLogicalTypeAnnotation) match {
       case (PrimitiveTypeName.BOOLEAN, null) => b.booleanColumn(name, nullable)
-      case (PrimitiveTypeName.BOOLEAN, _: UnknownLogicalTypeAnnotation) => b.nullColumn(name)
+      case (PrimitiveTypeName.BOOLEAN, a) if a != null && SparkShims.isUnknown(a) => b.nullColumn(name)
       case (PrimitiveTypeName.INT32, null) => b.int32Column(name, nullable)
       case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 8 =>
         b.int8Column(name, nullable)

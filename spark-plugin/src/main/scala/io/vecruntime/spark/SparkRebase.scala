@@ -8,6 +8,7 @@ import scala.jdk.CollectionConverters._
 import com.fasterxml.jackson.databind.ObjectMapper
 import io.vecruntime.parquet.ColumnarParquetWriter
 import io.vecruntime.parquet.ColumnarParquetWriter.RebaseMode
+import io.vecruntime.spark.shims.SparkShims
 
 import org.apache.spark.sql.catalyst.util.RebaseDateTime
 import org.apache.spark.sql.execution.datasources.DataSourceUtils
@@ -53,10 +54,10 @@ case class SparkRebase(
 }
 
 object SparkRebase {
-  def ofSession(conf: SQLConf): SparkRebase = SparkRebase(
-    conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE),
-    conf.getConf(SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE),
-    conf.sessionLocalTimeZone)
+  def ofSession(conf: SQLConf): SparkRebase = {
+    val (datetime, int96) = SparkShims.rebaseModesInWrite(conf)
+    SparkRebase(datetime, int96, conf.sessionLocalTimeZone)
+  }
 
   private def mode(m: LegacyBehaviorPolicy.Value): RebaseMode = m match {
     case LegacyBehaviorPolicy.LEGACY => RebaseMode.LEGACY

@@ -4,11 +4,12 @@ import java.lang.reflect.Field
 
 import scala.util.control.NonFatal
 
+import io.vecruntime.spark.shims.FileStreamSink
+
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
-import org.apache.spark.sql.execution.streaming.sinks.FileStreamSink
 import org.apache.spark.sql.execution.streaming.sources.WriteToMicroBatchDataSourceV1
 
 /**

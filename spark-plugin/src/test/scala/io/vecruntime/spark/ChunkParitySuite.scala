@@ -4,7 +4,6 @@ import java.io.{ByteArrayOutputStream, File}
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.page.{DataPageV1, DataPageV2}
 import org.apache.parquet.column.statistics.Statistics
@@ -54,7 +53,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     "id % 5 = 0 as flag")
 
   def reader(f: File): ParquetFileReader =
-    ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
 
   def hex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02x").mkString
 

@@ -4,7 +4,6 @@ import java.io.File
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.example.data.Group
 import org.apache.parquet.hadoop.ParquetReader
@@ -42,7 +41,7 @@ class RebaseWriteSuite extends VecRuntimeSparkSession {
     val out = scala.collection.mutable.Map[String, Seq[String]]()
     dataFiles(dir).foreach { f =>
       val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
-        .withConf(new Configuration()).build()
+        .withConf(readerConf).build()
       try {
         Iterator.continually(reader.read()).takeWhile(_ != null).foreach(g => flatten("", g, out))
       } finally reader.close()

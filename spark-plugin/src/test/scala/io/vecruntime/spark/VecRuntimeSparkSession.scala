@@ -36,6 +36,17 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   /** A Hive catalog (a Derby metastore in the suite's directory) instead of Spark's own. */
   def hiveSupport: Boolean = false
 
+  /** Whether the Spark the tests run on is `version` ("4.1") or newer. */
+  def sparkAtLeast(version: String): Boolean = {
+    def parts(v: String) = v.split('.').take(2).map(_.takeWhile(_.isDigit).toInt).toSeq
+    val (have, want) = (parts(org.apache.spark.SPARK_VERSION_SHORT), parts(version))
+    Ordering.Implicits.seqOrdering[Seq, Int].gteq(have, want)
+  }
+
+  /** A test of what Spark has only since `version`: ignored on an older Spark. */
+  def testSince(version: String)(name: String)(body: => Any): Unit =
+    if (sparkAtLeast(version)) test(name)(body) else ignore(s"$name (Spark $version+)")(body)
+
   override def beforeAll(): Unit = {
     super.beforeAll()
     WriteCensus.scope = getClass.getSimpleName
@@ -156,7 +167,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   /** The rows of one file in the order they are stored, as strings (parquet-java's reader). */
   def fileRows(f: File): Seq[String] = {
     val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
-      .withConf(new Configuration()).build()
+      .withConf(readerConf).build()
     try Iterator.continually(reader.read()).takeWhile(_ != null).map(groupString).toSeq
     finally reader.close()
   }
@@ -236,19 +247,24 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     case _ => false
   }
 
+  /**
+   * The Hadoop configuration of the test's file readers, made once: a new one parses Hadoop's
+   * XML resources again on first use, and a check over 5,000 files spent minutes there.
+   */
+  lazy val readerConf: Configuration = new Configuration()
+
   def dataFiles(dir: String): Seq[File] =
     Option(new File(dir).listFiles()).map(_.toSeq).getOrElse(Nil)
       .filter(f => f.getName.startsWith("part-") && f.getName.endsWith(".parquet")).sortBy(_.getName)
 
   def footer(f: File): ParquetMetadata = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
     try r.getFooter finally r.close()
   }
 
-  /** Whether every data page of the file's first row group is a v2 page. */
   /** The data page versions (1, 2) of the first row group. */
   def pageVersions(f: File): Set[Int] = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
     try {
       val group = r.readNextRowGroup()
       if (group == null) Set.empty
@@ -266,7 +282,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
 
   /** Every data page of `f` as `what` gives it, by column path. */
   def pagesOf[T](f: File)(what: DataPage => T): Map[String, Seq[T]] = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), new Configuration()))
+    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
     try {
       val out = mutable.Map[String, Seq[T]]()
       val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
@@ -348,12 +364,12 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
 object VecRuntimeSparkSession {
   /**
    * The census of the suites run so far in this JVM ([[WriteCensus]]): every Parquet write by
-   * suite and kind in `target/census.tsv`, and the totals by kind in `target/census.md`
-   * (written again after each suite, so the last one holds the whole run).
+   * suite and kind in `census.tsv`, and the totals by kind in `census.md`, in the build's
+   * directory (written again after each suite, so the last one holds the whole run).
    */
   def writeCensus(): Unit = {
     val counts = WriteCensus.snapshot().toSeq.sortBy(_._1)
-    val dir = new File("target")
+    val dir = new File(System.getProperty("vecruntime.build.dir", "target"))
     dir.mkdirs()
     val tsv = counts.map { case ((suite, kind), n) => s"$suite\t$kind\t$n" }
     Files.write(new File(dir, "census.tsv").toPath, (tsv.mkString("\n") + "\n").getBytes("UTF-8"))

@@ -46,7 +46,9 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     withConf(VecRuntimeConf.ENABLED -> "false") {
       allTypesDf(500).write.option("compression", "none").option("parquet.writer.version", "v2").parquet(v2)
     }
-    assert(firstDifference(readBack(v2, vectorized = true), readBack(v2, vectorized = false)).isDefined,
+    // Spark 4.0's reader reads them right, 4.1's and 4.2's do not; files outlive their writer.
+    val misread = firstDifference(readBack(v2, vectorized = true), readBack(v2, vectorized = false))
+    assert(misread.isDefined == sparkAtLeast("4.1"),
       "Spark's vectorized reader now reads uncompressed v2 pages right: the v1 default can go")
   }
 
@@ -71,7 +73,7 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     }
   }
 
-  test("TIME and ANSI intervals, flat and nested, rows and columnar input, as Spark's writer writes them") {
+  testSince("4.1")("TIME and ANSI intervals, flat and nested, rows and columnar input, as Spark's writer writes them") {
     withConf("spark.sql.timeType.enabled" -> "true") {
       val t = "make_time(cast(id % 24 as int), cast(id % 60 as int), cast((id * 7919 % 60000) / 1000.0 as decimal(16, 6)))"
       val df = spark.range(0, 3000, 1, 2).selectExpr("id",
@@ -87,7 +89,7 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     }
   }
 
-  test("void columns, flat and nested, as Spark's writer writes them") {
+  testSince("4.1")("void columns, flat and nested, as Spark's writer writes them") {
     val df = spark.range(0, 500, 1, 2).selectExpr("id", "null as v", "array(null, null) as arr",
       "named_struct('n', null, 'i', id) as st")
     val (ours, _) = compareWriters("void")(df)
