@@ -5,7 +5,9 @@
 #     that Spark release, built with its profile) writing that table with
 #     vecruntime and with Spark's own writer: times, sizes, and a row-by-row comparison of what
 #     Spark reads back,
-#  3. the native CLI rewriting the same file per codec, compared with pyarrow.
+#  3. the plugin jar in pyspark's own distribution of that Spark release (PyPI): flat, nested
+#     and partitioned writes native and equal to Spark's writer's (scripts/pyspark-check.sh),
+#  4. the native CLI rewriting the same file per codec, compared with pyarrow.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/spark-version.sh
@@ -18,5 +20,7 @@ echo "== TPC-DS data"
 echo "== Spark $SPARK: vecruntime against Spark's writer"
 scripts/spark-run.sh io.vecruntime.spark.demo.StoreSalesDemo benchmarks/data/store_sales.parquet \
   benchmarks/data/spark-demo
+echo "== the jar in pyspark $SPARK"
+scripts/pyspark-check.sh
 echo "== native CLI"
 .venv/bin/python scripts/demo.py
