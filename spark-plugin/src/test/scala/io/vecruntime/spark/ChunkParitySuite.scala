@@ -4,12 +4,10 @@ import java.io.{ByteArrayOutputStream, File}
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.page.{DataPageV1, DataPageV2}
 import org.apache.parquet.column.statistics.Statistics
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.util.HadoopInputFile
 
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.FileSourceScanExec
@@ -53,7 +51,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     "id % 5 = 0 as flag")
 
   def reader(f: File): ParquetFileReader =
-    ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
+    openParquet(f)
 
   def hex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02x").mkString
 

@@ -4,10 +4,7 @@ import java.io.File
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.Path
 import org.apache.parquet.example.data.Group
-import org.apache.parquet.hadoop.ParquetReader
-import org.apache.parquet.hadoop.example.GroupReadSupport
 
 import org.apache.spark.{SparkException, SparkThrowable}
 import org.apache.spark.sql.DataFrame
@@ -40,8 +37,7 @@ class RebaseWriteSuite extends VecRuntimeSparkSession {
   def stored(dir: String): Map[String, Seq[String]] = {
     val out = scala.collection.mutable.Map[String, Seq[String]]()
     dataFiles(dir).foreach { f =>
-      val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
-        .withConf(readerConf).build()
+      val reader = groupReader(f)
       try {
         Iterator.continually(reader.read()).takeWhile(_ != null).foreach(g => flatten("", g, out))
       } finally reader.close()

@@ -9,9 +9,11 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
+import org.apache.parquet.HadoopReadOptions
 import org.apache.parquet.column.page.{DataPage, DataPageV2}
 import org.apache.parquet.example.data.Group
 import org.apache.parquet.hadoop.{ParquetFileReader, ParquetReader}
+import org.apache.parquet.hadoop.api.ReadSupport
 import org.apache.parquet.hadoop.example.GroupReadSupport
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 import org.apache.parquet.hadoop.util.HadoopInputFile
@@ -166,8 +168,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
 
   /** The rows of one file in the order they are stored, as strings (parquet-java's reader). */
   def fileRows(f: File): Seq[String] = {
-    val reader = ParquetReader.builder(new GroupReadSupport(), new Path(f.getAbsolutePath))
-      .withConf(readerConf).build()
+    val reader = groupReader(f)
     try Iterator.continually(reader.read()).takeWhile(_ != null).map(groupString).toSeq
     finally reader.close()
   }
@@ -253,18 +254,29 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
    */
   lazy val readerConf: Configuration = new Configuration()
 
+  /** A file reader with `readerConf` (parquet-java's defaults make a new Configuration). */
+  def openParquet(f: File): ParquetFileReader =
+    ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf),
+      HadoopReadOptions.builder(readerConf).build())
+
+  /** A reader of `f`'s rows as parquet-java's example Groups, with `readerConf`. */
+  def groupReader(f: File): ParquetReader[Group] =
+    new ParquetReader.Builder[Group](HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf)) {
+      override protected def getReadSupport(): ReadSupport[Group] = new GroupReadSupport()
+    }.build()
+
   def dataFiles(dir: String): Seq[File] =
     Option(new File(dir).listFiles()).map(_.toSeq).getOrElse(Nil)
       .filter(f => f.getName.startsWith("part-") && f.getName.endsWith(".parquet")).sortBy(_.getName)
 
   def footer(f: File): ParquetMetadata = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
+    val r = openParquet(f)
     try r.getFooter finally r.close()
   }
 
   /** The data page versions (1, 2) of the first row group. */
   def pageVersions(f: File): Set[Int] = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
+    val r = openParquet(f)
     try {
       val group = r.readNextRowGroup()
       if (group == null) Set.empty
@@ -282,7 +294,7 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
 
   /** Every data page of `f` as `what` gives it, by column path. */
   def pagesOf[T](f: File)(what: DataPage => T): Map[String, Seq[T]] = {
-    val r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(f.getAbsolutePath), readerConf))
+    val r = openParquet(f)
     try {
       val out = mutable.Map[String, Seq[T]]()
       val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
