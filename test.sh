@@ -33,7 +33,6 @@ for version in 4.1 4.0; do
   fi
   mvn -B -q -pl jvm,spark-plugin -Pspark-$version package -Dtest=NoSuchTest \
     -Dsurefire.failIfNoSpecifiedTests=false -Dsuites=$suites
-  grep -a "Tests: " spark-plugin/target/spark-$version/surefire-reports/VecRuntimeSuites.txt
 done
 
 echo "== cross-engine tests (pyarrow, DuckDB, polars) and local-cluster Spark"
