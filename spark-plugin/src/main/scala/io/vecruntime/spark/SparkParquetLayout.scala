@@ -197,7 +197,7 @@ object SparkParquetLayout {
     val nullable = p.isRepetition(Type.Repetition.OPTIONAL)
     (p.getPrimitiveTypeName, p.getLogicalTypeAnnotation) match {
       case (PrimitiveTypeName.BOOLEAN, null) => b.booleanColumn(name, nullable)
-      case (PrimitiveTypeName.BOOLEAN, a) if a != null && SparkShims.isUnknown(a) => b.nullColumn(name)
+      case (PrimitiveTypeName.BOOLEAN, a) if SparkShims.isUnknown(a) => b.nullColumn(name)
       case (PrimitiveTypeName.INT32, null) => b.int32Column(name, nullable)
       case (PrimitiveTypeName.INT32, i: IntLogicalTypeAnnotation) if i.isSigned && i.getBitWidth == 8 =>
         b.int8Column(name, nullable)

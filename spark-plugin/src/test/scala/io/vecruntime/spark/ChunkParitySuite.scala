@@ -7,7 +7,6 @@ import scala.jdk.CollectionConverters._
 import org.apache.parquet.column.page.{DataPageV1, DataPageV2}
 import org.apache.parquet.column.statistics.Statistics
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
-import org.apache.parquet.hadoop.ParquetFileReader
 
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.FileSourceScanExec
@@ -50,9 +49,6 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     "case id % 9 when 0 then double('NaN') when 1 then -0.0d when 2 then 0.0d else id / 7.0d end as dbl",
     "id % 5 = 0 as flag")
 
-  def reader(f: File): ParquetFileReader =
-    openParquet(f)
-
   def hex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02x").mkString
 
   /** A short digest of bytes compared whole (pages, bitsets). */
@@ -69,7 +65,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
    */
   def chunks(dir: String, aspects: Set[String]): Map[String, String] = dataFiles(dir).flatMap { f =>
     val name = f.getName.replaceAll("part-(\\d+)-.*-(c\\d+)", "part-$1-$2")
-    val r = reader(f)
+    val r = openParquet(f)
     try r.getFooter.getBlocks.asScala.zipWithIndex.flatMap { case (block, g) =>
       Seq(s"$name rg$g rows" -> block.getRowCount.toString) ++ block.getColumns.asScala.flatMap { c =>
         val at = s"$name rg$g ${c.getPath.toDotString}"
@@ -108,7 +104,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
    * crate's), by row group and column: its header's counts and statistics, and its bytes.
    */
   def pages(name: String, f: File): Seq[(String, String)] = {
-    val r = reader(f)
+    val r = openParquet(f)
     try {
       val columns = r.getFooter.getFileMetaData.getSchema.getColumns.asScala
       Iterator.continually(r.readNextRowGroup()).takeWhile(_ != null).zipWithIndex.flatMap { case (group, g) =>
