@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs the demo:
 #  1. TPC-DS store_sales (dsdgen, scale factor 1; duckdb + its tpcds extension from PyPI),
-#  2. a local Spark 4.2 job (no Spark install: Maven brings it; SPARK=4.1 or SPARK=4.0 for
+#  2. a local Spark 4.2 job (no Spark install: Maven brings it; SPARK=4.1, 4.0 or 3.5 for
 #     that Spark release, built with its profile) writing that table with
 #     vecruntime and with Spark's own writer: times, sizes, and a row-by-row comparison of what
 #     Spark reads back,

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Runs every test: Rust unit/integration tests (arrow-rs reads our files), clippy, the JVM tests
 # (Maven: JNI bridge, parity with parquet-java 1.17.0, our Spark suites on Spark 4.2 and a smaller
-# set on 4.1 and 4.0, and Spark's own suites with the plugin off and on: the CI set of
+# set on 4.1, 4.0 and 3.5, and Spark's own suites with the plugin off and on: the CI set of
 # scripts/spark-suites.sh) and the Python tests
 # (pyarrow, DuckDB, polars read files written by the CLI; a local-cluster Spark).
 # Installs what it needs: Python packages into .venv, crates through cargo, jars through Maven.
 set -euo pipefail
 cd "$(dirname "$0")"
+# Minutes so far, after each part: the suite must stay within 45 minutes on 2 cores.
+elapsed() { echo "-- $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
 
 echo "== cargo fmt / clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+elapsed
 
 echo "== cargo test"
 cargo test --workspace
+elapsed
 
 # pyspark's Spark distribution is the Spark home of the local-cluster tests.
 ./scripts/venv.sh
@@ -22,19 +26,25 @@ echo "== JVM tests (mvn package: cargo builds libvecruntime into the jar; JUnit 
 mvn -B -q package
 # Who wrote each Parquet write of our Spark suites: native, or Spark's writer and why.
 cat spark-plugin/target/census.md
+elapsed
 
 # The plugin built for the older Spark lines (their profiles and shims), each on a local Spark of
-# that release: the suites of its shims' concerns (types, rebase settings, the streaming sink).
-for version in 4.1 4.0; do
-  echo "== Spark $version: the plugin's suites"
+# that release: VectorWriteSuite and FallbackSuite; on 3.5 also the suites of the shim folder it
+# shares with 4.0 (the rebase settings, the streaming sink); Spark 3.5 for Scala 2.13 as well.
+for line in 4.1 4.0 3.5 3.5,scala-2.13; do
+  echo "== Spark $line: the plugin's suites"
   suites=io.vecruntime.spark.VectorWriteSuite,io.vecruntime.spark.FallbackSuite
-  if [ "$version" = 4.0 ]; then
-    suites=$suites,io.vecruntime.spark.RebaseWriteSuite,io.vecruntime.spark.WritePathsSuite
-  fi
-  mvn -B -q -pl jvm,spark-plugin -Pspark-$version package -Dtest=NoSuchTest \
+  case "$line" in
+    3.5) suites=$suites,io.vecruntime.spark.RebaseWriteSuite,io.vecruntime.spark.WritePathsSuite ;;
+    3.5,scala-2.13) suites=io.vecruntime.spark.FallbackSuite,io.vecruntime.spark.RebaseWriteSuite ;;
+  esac
+  mvn -B -q -pl jvm,spark-plugin -Pspark-$line package -Dtest=NoSuchTest \
     -Dsurefire.failIfNoSpecifiedTests=false -Dsuites=$suites
+  elapsed
 done
 
 echo "== cross-engine tests (pyarrow, DuckDB, polars) and local-cluster Spark"
-cargo build --release -p vecruntime-cli
-.venv/bin/python -m pytest -q tests
+# The debug CLI: its crates are mostly built by cargo test already, and the files are small.
+cargo build -p vecruntime-cli
+VECRUNTIME_CLI=target/debug/vecruntime .venv/bin/python -m pytest -q tests
+elapsed

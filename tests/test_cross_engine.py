@@ -20,7 +20,8 @@ import pyarrow.parquet as pq
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CLI = ROOT / "target" / "release" / "vecruntime"
+# The CLI of `cargo build --release -p vecruntime-cli`, or the one VECRUNTIME_CLI names.
+CLI = pathlib.Path(os.environ.get("VECRUNTIME_CLI", ROOT / "target" / "release" / "vecruntime"))
 CODECS = ["none", "snappy", "gzip", "zstd", "lz4", "lz4_raw"]
 N = 20_000
 

@@ -4,7 +4,9 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesExecBase, WriteFilesSpec}
+import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesSpec}
+
+import io.vecruntime.spark.shims.WriteFilesNode
 
 /**
  * Spark's own write (the wrapped `WriteFilesExec`) kept because vecruntime cannot take it; the
@@ -12,7 +14,7 @@ import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesExe
  * Parquet write).
  */
 case class VecRuntimeFallbackWriteFilesExec(child: SparkPlan, reason: String)
-  extends WriteFilesExecBase with Logging {
+  extends WriteFilesNode with Logging {
 
   // Logged as the write runs: once a write, not once a planning pass. A warning for a Parquet
   // write the plugin could not take; other formats are not its business.

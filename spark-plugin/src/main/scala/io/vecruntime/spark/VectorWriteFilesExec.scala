@@ -6,10 +6,12 @@ import org.apache.spark.sql.catalyst.catalog.CatalogTypes.TablePartitionSpec
 import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, BindReferences, SortOrder}
 import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.{SortExec, SparkPlan}
-import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesExecBase, WriteFilesSpec}
+import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesSpec}
 import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 import org.apache.spark.sql.execution.metric.SQLMetric
+
+import io.vecruntime.spark.shims.WriteFilesNode
 
 /**
  * Writes the child's rows to Parquet through the native writer: one `WriteTaskResult` per
@@ -23,6 +25,9 @@ import org.apache.spark.sql.execution.metric.SQLMetric
  * `maxOpenFiles` open files, after which it sorts the rest of the task's rows by partition and
  * bucket as Spark does. Under `spark.sql.maxConcurrentOutputFileWriters > 0` Spark's own
  * concurrent writers and limit hold.
+ *
+ * `child` is the input (Spark 4.x), or on Spark 3.5 Spark's `WriteFilesExec` over it
+ * ([[WriteFilesNode]]); the write reads `input`.
  */
 case class VectorWriteFilesExec(
     child: SparkPlan,
@@ -34,7 +39,7 @@ case class VectorWriteFilesExec(
     columnarInput: Boolean = false,
     openFiles: Boolean = false,
     maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles,
-    writerVersion: Option[String] = None) extends WriteFilesExecBase {
+    writerVersion: Option[String] = None) extends WriteFilesNode {
 
   /** What the native writer did ([[TaskWriteStats]]); Spark's write metrics stay on the command. */
   override lazy val metrics: Map[String, SQLMetric] = TaskWriteStats.createMetrics(sparkContext)
@@ -45,25 +50,25 @@ case class VectorWriteFilesExec(
       manyFiles = dynamic, metrics, writerVersion)
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
-    val input = if (columnarInput) {
-      child.executeColumnar().mapPartitions(batches => ColumnarInput.rows(batches))
+    val rows = if (columnarInput) {
+      input.executeColumnar().mapPartitions(batches => ColumnarInput.rows(batches))
     } else {
-      child.execute()
+      input.execute()
     }
     // Spark's own concurrent writers when its setting asks for them, else ours past a dropped
     // sort: Spark's order for its writer (partition columns, then bucket id), bound to the
     // columns the task's rows hold, for the rows past the open-file limit.
-    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(child).orElse {
+    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(input).orElse {
       if (!openFiles) None
       else {
         val d = spec.description
         val order = (d.partitionColumns ++ d.bucketSpec.map(_.bucketIdExpression))
           .map(e => SortOrder(BindReferences.bindReference(e, d.allColumns), Ascending))
-        val sort = SortExec(order, global = false, child)
+        val sort = SortExec(order, global = false, input)
         Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
       }
     }
-    SparkWriteShim.executeWrite(session.sparkContext, input, spec.description, spec.committer,
+    SparkWriteShim.executeWrite(session.sparkContext, rows, spec.description, spec.committer,
       factory, concurrent)
   }
 

@@ -14,10 +14,12 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
 import org.apache.spark.sql.execution.command.DataWritingCommandExec
-import org.apache.spark.sql.execution.datasources.{FileFormat, InsertIntoHadoopFsRelationCommand, V1WritesUtils, WriteFilesExec, WriteFilesExecBase}
+import org.apache.spark.sql.execution.datasources.{FileFormat, InsertIntoHadoopFsRelationCommand, V1WritesUtils, WriteFilesExec}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
 import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
 import org.apache.spark.sql.types._
+
+import io.vecruntime.spark.shims.{ParquetJavaShims, WriteFilesNode}
 
 /**
  * Replaces `WriteFilesExec` by [[VectorWriteFilesExec]] for the Parquet writes vecruntime takes;
@@ -47,8 +49,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
               case Some(sortInput) => (sortInput, true)
               case None => (w.child, false)
             }
-            VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
-              w.options, w.staticPartitions, columnarInput = false, openFiles,
+            VectorWriteFilesExec(WriteFilesNode.childFor(w, input), w.fileFormat,
+              w.partitionColumns, w.bucketSpec, w.options, w.staticPartitions,
+              columnarInput = false, openFiles,
               VecRuntimeConf.maxOpenFiles(conf), writerVersion(w))
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
@@ -63,8 +66,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
               case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) && !rowsOnly => (c, true)
               case other => (other, false)
             }
-            VectorWriteFilesExec(input, w.fileFormat, w.partitionColumns, w.bucketSpec,
-              w.options, w.staticPartitions, columnar, writerVersion = writerVersion(w))
+            VectorWriteFilesExec(WriteFilesNode.childFor(w, input), w.fileFormat,
+              w.partitionColumns, w.bucketSpec, w.options, w.staticPartitions, columnar,
+              writerVersion = writerVersion(w))
           case Some(reason) =>
             // The warning comes when the write runs (VecRuntimeFallbackWriteFilesExec).
             logDebug(s"vecruntime: Spark's writer writes this: $reason")
@@ -93,7 +97,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
   private def withoutWriteFiles(d: DataWritingCommandExec, conf: SQLConf): SparkPlan = d.cmd match {
     case cmd: InsertIntoHadoopFsRelationCommand
         if cmd.fileFormat.getClass == classOf[ParquetFileFormat] &&
-          !d.child.exists(_.isInstanceOf[WriteFilesExecBase]) =>
+          !d.child.exists(p => p.isInstanceOf[WriteFilesExec] || p.isInstanceOf[WriteFilesNode]) =>
       val fields = cmd.query.output.map(a => StructField(a.name, a.dataType, a.nullable))
       val reason = VectorWriteRule.fallbackReason(cmd.fileFormat, fields, cmd.options,
         session.sessionState.newHadoopConfWithOptions(cmd.options), conf)
@@ -201,6 +205,17 @@ object VectorWriteRule {
       () => codec match {
         case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
         case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")
+      },
+      () => {
+        // Where a write's level does not reliably reach Spark's codec, its level is Spark's.
+        val levelKey = codec match {
+          case "GZIP" => Some("zlib.compress.level")
+          case "ZSTD" => Some("parquet.compression.codec.zstd.level")
+          case _ => None
+        }
+        levelKey.filter(k => !ParquetJavaShims.codecLevelPerWrite && hadoopConf.get(k) != null)
+          .map(k => s"$k with parquet-java ${org.apache.parquet.Version.VERSION_NUMBER}, " +
+            "whose codec keeps the level of the JVM's first write with it")
       }
     ).iterator.map(_.apply()).collectFirst { case Some(r) => r }
   }

@@ -66,7 +66,8 @@ class FallbackSuite extends VecRuntimeSparkSession {
     }
   }
 
-  test("a type vecruntime lacks, at any depth, named by its path") {
+  // Spark 3.5 has no type that vecruntime lacks (Variant came in 4.0).
+  testSince("4.0")("a type vecruntime lacks, at any depth, named by its path") {
     val v = "parse_json('{\"a\": 1}')"
     assertFallback("type variant of column 'v'")(dir =>
       df.selectExpr("id", s"$v as v").write.parquet(dir))
@@ -91,11 +92,17 @@ class FallbackSuite extends VecRuntimeSparkSession {
   }
 
   test("a bloom filter cap below 32 bytes: Spark's writer fails it as its own") {
-    val dir = newDir("bloom-cap")
-    val e = intercept[Exception](df.write.option("parquet.bloom.filter.enabled", "true")
-      .option("parquet.bloom.filter.max.bytes", "16").parquet(dir))
-    assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
-      .exists(_.getMessage.contains("the minimum bytes should be less or equal than maximum bytes")), e)
+    def write(dir: String): Unit = df.write.option("parquet.bloom.filter.enabled", "true")
+      .option("parquet.bloom.filter.max.bytes", "16").parquet(dir)
+    if (sparkAtLeast("4.0")) {
+      val e = intercept[Exception](write(newDir("bloom-cap")))
+      assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null)
+        .exists(_.getMessage.contains("the minimum bytes should be less or equal than maximum bytes")), e)
+    } else {
+      // parquet-java 1.13 (Spark 3.5) writes it: Spark's writer does, as in any fallback.
+      assertFallback("parquet.bloom.filter.max.bytes=16 is below the 32 bytes of parquet-java's " +
+        "smallest bloom filter")(write)
+    }
     // 32 is parquet-java's own minimum: written natively.
     assert(usesVecRuntime(planOf(df.write.option("parquet.bloom.filter.enabled#id", "true")
       .option("parquet.bloom.filter.max.bytes", "32").parquet(newDir("bloom-cap-32")))))
@@ -104,6 +111,18 @@ class FallbackSuite extends VecRuntimeSparkSession {
     try assertExplainFallback("INSERT INTO bloom_cap SELECT id FROM range(10)",
       "parquet.bloom.filter.max.bytes=31 is below the 32 bytes of parquet-java's smallest bloom filter")
     finally spark.sql("DROP TABLE bloom_cap")
+  }
+
+  test("a gzip or zstd level where parquet-java's codec keeps the JVM's first (Spark 3.5)") {
+    val writes = Seq("gzip" -> "zlib.compress.level" -> "BEST_SPEED",
+      "zstd" -> "parquet.compression.codec.zstd.level" -> "9")
+    for (((codec, key), level) <- writes) {
+      def write(dir: String): Unit =
+        df.write.option("compression", codec).option(key, level).parquet(dir)
+      if (sparkAtLeast("4.0")) assert(usesVecRuntime(planOf(write(newDir(s"level-$codec")))))
+      else assertFallback(s"$key with parquet-java 1.13.1, whose codec keeps the level of the " +
+        "JVM's first write with it")(write)
+    }
   }
 
   test("codecs vecruntime lacks: brotli, lzo") {
