@@ -11,6 +11,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.catalog.CatalogStorageFormat
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
 import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
 import org.apache.spark.sql.execution.command.DataWritingCommandExec
@@ -32,7 +33,15 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 
   override def apply(plan: SparkPlan): SparkPlan = {
     val conf = session.sessionState.conf
-    if (!VecRuntimeConf.enabled(conf)) return plan
+    if (!VecRuntimeConf.enabled(conf)) {
+      // Marked as planned with the plugin off, for WriteCensus: a listener runs later, when the
+      // setting may have changed.
+      plan.foreach {
+        case p @ (_: WriteFilesExec | _: DataWritingCommandExec) => p.setTagValue(PluginOff, true)
+        case _ =>
+      }
+      return plan
+    }
     val done = plan.exists {
       case _: VectorWriteFilesExec | _: VecRuntimeFallbackWriteFilesExec => true
       case _ => false
@@ -114,6 +123,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 }
 
 object VectorWriteRule {
+  /** On a write node planned while the plugin was switched off. */
+  val PluginOff: TreeNodeTag[Boolean] = TreeNodeTag[Boolean]("vecruntime.pluginOff")
+
   /** parquet-java's `BlockSplitBloomFilter.LOWER_BOUND_BYTES`. */
   private val BloomFilterMinBytes = 32
 

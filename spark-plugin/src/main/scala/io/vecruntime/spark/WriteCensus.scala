@@ -28,12 +28,8 @@ class WriteCensus extends QueryExecutionListener {
   override def onFailure(funcName: String, qe: QueryExecution, exception: Exception): Unit =
     count(qe)
 
-  private def count(qe: QueryExecution): Unit = Try(qe.executedPlan).foreach { p =>
-    // Writes run with the plugin switched off (to compare with Spark's writer) are not
-    // fallbacks: counted apart.
-    val on = VecRuntimeConf.enabled(qe.sparkSession.sessionState.conf)
-    WriteCensus.writes(p).foreach(k => WriteCensus.add(if (on) k else "plugin off"))
-  }
+  private def count(qe: QueryExecution): Unit =
+    Try(qe.executedPlan).foreach(p => WriteCensus.writes(p).foreach(WriteCensus.add))
 }
 
 object WriteCensus {
@@ -51,7 +47,14 @@ object WriteCensus {
 
   private def parquet(w: WriteFilesExec) = VectorWriteRule.writesParquet(w.fileFormat)
 
-  /** The Parquet writes in an executed plan, one kind per write. */
+  /** `kind`, or `plugin off` for a write planned with the plugin switched off. */
+  private def ifOn(p: SparkPlan, kind: String) =
+    if (p.getTagValue(VectorWriteRule.PluginOff).contains(true)) "plugin off" else kind
+
+  /**
+   * The Parquet writes in an executed plan, one kind per write. Writes planned with the plugin
+   * switched off (to compare with Spark's writer) are not fallbacks: `plugin off`, apart.
+   */
   def writes(plan: SparkPlan): Seq[String] = plan match {
     case a: AdaptiveSparkPlanExec => writes(a.executedPlan)
     case s: QueryStageExec => writes(s.plan)
@@ -60,20 +63,22 @@ object WriteCensus {
       case w: WriteFilesExec if !parquet(w) => Nil
       case _ => Seq(s"fallback: ${f.reason}")
     }
-    case w: WriteFilesExec => if (parquet(w)) Seq("spark: WriteFilesExec not replaced") else Nil
+    case w: WriteFilesExec =>
+      if (!parquet(w)) Nil else Seq(ifOn(w, "spark: WriteFilesExec not replaced"))
     case d: DataWritingCommandExec =>
       val inner = d.children.flatMap(writes)
-      d.cmd match {
-        // Planned without WriteFiles: the command's format says who writes.
-        case i: InsertIntoHadoopFsRelationCommand if inner.isEmpty => i.fileFormat match {
+      // Planned without WriteFiles: the command's format says who writes.
+      lazy val own = d.cmd match {
+        case i: InsertIntoHadoopFsRelationCommand => i.fileFormat match {
           case v: VectorParquetFileFormat => Seq(v.planned.fold("native")(r => s"fallback: $r"))
-          case _: ParquetFileFormat => Seq("spark: no WriteFiles node, command not rewritten")
+          case _: ParquetFileFormat => Seq(ifOn(d, "spark: no WriteFiles node, command not rewritten"))
           case _ => Nil
         }
-        case _ if inner.isEmpty && VectorWriteRule.hiveParquetDirectory(d) =>
-          Seq(s"fallback: ${VectorWriteRule.HiveSerde}")
-        case _ => inner
+        case _ if VectorWriteRule.hiveParquetDirectory(d) =>
+          Seq(ifOn(d, s"fallback: ${VectorWriteRule.HiveSerde}"))
+        case _ => Nil
       }
+      if (inner.nonEmpty) inner else own
     case other => other.children.flatMap(writes)
   }
 }

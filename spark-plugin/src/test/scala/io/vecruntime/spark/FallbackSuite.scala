@@ -125,6 +125,14 @@ class FallbackSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("the census counts a write planned with the plugin off as such, whatever the setting is later") {
+    // The census's listener runs after the write, when a test may have switched the plugin back.
+    val off = withConf(VecRuntimeConf.ENABLED -> "false")(planOf(df.write.parquet(newDir("census-off"))))
+    assert(WriteCensus.writes(off) == Seq("plugin off"), off)
+    val on = planOf(df.write.parquet(newDir("census-on")))
+    assert(WriteCensus.writes(on) == Seq("native"), on)
+  }
+
   test("codecs vecruntime lacks: brotli, lzo") {
     for (codec <- Seq("brotli", "lzo")) {
       spark.sql(s"DROP TABLE IF EXISTS c_$codec")
