@@ -2,7 +2,9 @@ package io.vecruntime.spark
 
 import io.vecruntime.parquet.{ColumnBuffers, RowType, VectorBuffers}
 
+import org.apache.spark.sql.catalyst.util.RebaseDateTime
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector
+import org.apache.spark.sql.internal.LegacyBehaviorPolicy
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
 /**
@@ -16,13 +18,32 @@ object ColumnarCopy {
 
   def copy(batch: ColumnarBatch, start: Int, n: Int, out: VectorBuffers, layout: SparkParquetLayout): Unit = {
     out.reset()
+    val exception = LegacyBehaviorPolicy.EXCEPTION
+    val refuse = Refuse(layout.rebase.datetime == exception, layout.rebase.int96 == exception)
     var c = 0
     while (c < layout.rowTypes.length) {
       column(batch.column(c), start, n, out.column(c), layout.rowTypes(c), layout.decimalPrecisions(c),
-        layout.sparkSchema.fields(c).dataType)
+        layout.sparkSchema.fields(c).dataType, refuse)
       c += 1
     }
     out.setRowCount(n)
+  }
+
+  /**
+   * Spark's rebase mode EXCEPTION, which changes no value: a date before 1582-10-15 or a
+   * timestamp before 1900-01-01T00:00:00Z (`datetime`; INT96 timestamps by `int96`) stops the copy
+   * ([[Ancient]]): the write fails with Spark's error, as `ParquetWriteSupport` fails it.
+   * TIMESTAMP_NTZ is never rebased.
+   */
+  /** A value EXCEPTION refuses, in an INT96 column or not ([[SparkRebase.refused]]). */
+  case class Ancient(int96: Boolean) extends RuntimeException with scala.util.control.NoStackTrace
+
+  private case class Refuse(datetime: Boolean, int96: Boolean) {
+    def apply(t: RowType): Boolean = t match {
+      case RowType.DATE | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_MILLIS => datetime
+      case RowType.TIMESTAMP_INT96 => int96
+      case _ => false
+    }
   }
 
   private def column(
@@ -32,9 +53,15 @@ object ColumnarCopy {
       out: ColumnBuffers,
       t: RowType,
       precision: Int,
-      dataType: org.apache.spark.sql.types.DataType): Unit = {
+      dataType: org.apache.spark.sql.types.DataType,
+      refuse: Refuse): Unit = {
     val bulk = v.isInstanceOf[WritableColumnVector]
     val nulls = v.hasNull
+    val refused = refuse(t)
+    // A value before Spark's threshold in a row that is not null; the smallest values are rare,
+    // so the null check follows the comparison.
+    def ancient(below: Boolean, r: Int): Unit =
+      if (below && !(nulls && v.isNullAt(start + r))) throw Ancient(t == RowType.TIMESTAMP_INT96)
     def eachValid(f: Int => Unit): Unit = {
       var r = 0
       while (r < n) {
@@ -51,13 +78,23 @@ object ColumnarCopy {
     }
     t match {
       case RowType.INT | RowType.DATE =>
-        out.setInts(0, v.getInts(start, n), 0, n); clearNulls()
+        val days = v.getInts(start, n)
+        if (refused) {
+          var r = 0
+          while (r < n) { ancient(days(r) < RebaseDateTime.lastSwitchGregorianDay, r); r += 1 }
+        }
+        out.setInts(0, days, 0, n); clearNulls()
       case RowType.DECIMAL if precision <= 9 && bulk =>
         out.setInts(0, v.getInts(start, n), 0, n); clearNulls()
       case RowType.DECIMAL if precision <= 9 =>
         eachValid(r => out.setInt(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong.toInt))
       case RowType.LONG | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_NTZ =>
-        out.setLongs(0, v.getLongs(start, n), 0, n); clearNulls()
+        val longs = v.getLongs(start, n)
+        if (refused) {
+          var r = 0
+          while (r < n) { ancient(longs(r) < RebaseDateTime.lastSwitchGregorianTs, r); r += 1 }
+        }
+        out.setLongs(0, longs, 0, n); clearNulls()
       case RowType.DECIMAL if precision <= 18 && bulk =>
         out.setLongs(0, v.getLongs(start, n), 0, n); clearNulls()
       case RowType.DECIMAL if precision <= 18 =>
@@ -80,12 +117,18 @@ object ColumnarCopy {
       case RowType.SHORT => eachValid(r => out.setInt(r, v.getShort(start + r)))
       // Millis from micros; TIME micros from nanos (Spark's nanosToMicros).
       case RowType.TIMESTAMP_MILLIS | RowType.TIME =>
-        eachValid(r => out.setLong(r, Math.floorDiv(v.getLong(start + r), 1000L)))
+        eachValid { r =>
+          val micros = v.getLong(start + r)
+          ancient(refused && micros < RebaseDateTime.lastSwitchGregorianTs, r)
+          out.setLong(r, Math.floorDiv(micros, 1000L))
+        }
       case RowType.TIMESTAMP_INT96 =>
         val buf = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
         eachValid { r =>
+          val micros = v.getLong(start + r)
+          ancient(refused && micros < RebaseDateTime.lastSwitchGregorianTs, r)
           // Spark's DateTimeUtils.toJulianDay: truncating division, as the native kernel.
-          val julianUs = v.getLong(start + r) + JulianDayOfEpoch * MicrosPerDay
+          val julianUs = micros + JulianDayOfEpoch * MicrosPerDay
           buf.clear()
           buf.putLong((julianUs % MicrosPerDay) * 1000L).putInt((julianUs / MicrosPerDay).toInt)
           out.setBytes(r, buf.array())

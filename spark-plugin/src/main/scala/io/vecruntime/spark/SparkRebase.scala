@@ -31,6 +31,10 @@ case class SparkRebase(
   def corrected: Boolean =
     datetime == LegacyBehaviorPolicy.CORRECTED && int96 == LegacyBehaviorPolicy.CORRECTED
 
+  /** Whether values change: LEGACY for dates and timestamps, or for INT96 timestamps. */
+  def legacy: Boolean =
+    datetime == LegacyBehaviorPolicy.LEGACY || int96 == LegacyBehaviorPolicy.LEGACY
+
   /** The footer keys `ParquetWriteSupport` adds in LEGACY modes. */
   def footer: Seq[(String, String)] = {
     val tz = SparkWriteShim.TimeZoneKey -> timeZone
@@ -45,7 +49,6 @@ case class SparkRebase(
 
   /** Hands the modes, and the session zone's table when LEGACY, to the writer. */
   def configure(writer: ColumnarParquetWriter): Unit = if (!corrected) {
-    val legacy = datetime == LegacyBehaviorPolicy.LEGACY || int96 == LegacyBehaviorPolicy.LEGACY
     val table = if (legacy) tableFor(timeZone) else None
     val (zoneOffset, calendarOffset) = ancientOffsets(timeZone)
     writer.configureRebase(mode(datetime), mode(int96), table.map(_._1).orNull,

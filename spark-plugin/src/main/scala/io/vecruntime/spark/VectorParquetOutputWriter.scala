@@ -114,21 +114,32 @@ class VectorParquetOutputWriter(
       throw t
   }
 
-  override def write(row: InternalRow): Unit = row match {
-    case c: ColumnarBatchRow if ColumnarInput.currentBatch != null =>
-      val b = ColumnarInput.currentBatch
-      if ((pendingBatch ne b) || c.rowId != pendingEnd) {
+  override def write(row: InternalRow): Unit = {
+    row match {
+      case c: ColumnarBatchRow if ColumnarInput.currentBatch != null =>
+        val b = ColumnarInput.currentBatch
+        if ((pendingBatch ne b) || c.rowId != pendingEnd) {
+          copyPending()
+          pendingBatch = b
+          pendingStart = c.rowId
+        }
+        pendingEnd = c.rowId + 1
+      case _ =>
         copyPending()
-        pendingBatch = b
-        pendingStart = c.rowId
-      }
-      pendingEnd = c.rowId + 1
-    case _ =>
-      copyPending()
-      writeRow(row)
+        writeRow(row)
+    }
+    throwIfRefused()
   }
 
+  // Called from the input's hasNext, where Spark takes an error as the input's, not the write's:
+  // a value EXCEPTION refuses is thrown at the next write or at close.
   override def endOfBatch(b: ColumnarBatch): Unit = if (pendingBatch eq b) copyPending()
+
+  /** A copied batch held a value EXCEPTION refuses (Some(int96 column)): the write fails. */
+  private var refused: Option[Boolean] = None
+
+  /** Spark's own error, unwrapped: its suites check the cause of TASK_WRITE_FAILED. */
+  private def throwIfRefused(): Unit = refused.foreach(int96 => throw SparkRebase.refused(int96))
 
   /** Copies the columns of the rows taken from the current input batch, before it is reused. */
   private def copyPending(): Unit = {
@@ -139,10 +150,14 @@ class VectorParquetOutputWriter(
         if (columns != null) columns.close()
         columns = VectorBuffers.allocate(layout.parquetSchema, math.max(n, batchRows))
       }
-      ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
-      writer.write(columns)
-      rows += n
-      accountMemory()
+      try {
+        ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
+        writer.write(columns)
+        rows += n
+        accountMemory()
+      } catch {
+        case ColumnarCopy.Ancient(int96) => refused = Some(int96)
+      }
     }
     pendingBatch = null
     pendingStart = 0
@@ -188,7 +203,6 @@ class VectorParquetOutputWriter(
       buffers.foreach(_.shrank(batch.sizeInBytes()))
       try writer.writeRows(batch)
       catch {
-        // Spark's own error, unwrapped: its suites check the cause of TASK_WRITE_FAILED.
         case e: ValueRefusedException =>
           val int96 = layout.parquetSchema.columns().asScala.exists(c =>
             c.name() == e.column() && c.physicalType() == ParquetSchema.PhysicalType.INT96)
@@ -226,6 +240,7 @@ class VectorParquetOutputWriter(
       stopIfKilled()
       if (writer != null) {
         copyPending()
+        throwIfRefused()
         flush()
         val summary = writer.finish()
         val fallbacks = summary.rowGroups().asScala.map(_.columns().asScala

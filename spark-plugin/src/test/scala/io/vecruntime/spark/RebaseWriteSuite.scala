@@ -129,6 +129,40 @@ class RebaseWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("EXCEPTION from a Parquet scan: batches copied and checked as Spark's writer checks rows") {
+    val src = newDir("exception-scan-src")
+    spark.range(0, 3000, 1, 2).selectExpr("id",
+      "date'1582-10-15' + cast(id % 50 as int) as d",
+      "timestamp'1900-01-01 00:00:00Z' + make_interval(0, 0, 0, 0, 0, 0, id) as ts",
+      "case when id % 11 = 0 then null else timestamp_ntz'1500-01-01 00:00:00' end as ntz",
+      "case when id = 1777 then date'1582-10-14' end as old_d",
+      "case when id = 2333 then timestamp'1899-12-31 23:59:59.999999Z' end as old_ts")
+      .write.parquet(src)
+    def columnar(plan: org.apache.spark.sql.execution.SparkPlan) =
+      nodesOf(plan).collect { case v: VectorWriteFilesExec => v.columnarInput }.contains(true)
+    for (int96 <- Seq(false, true)) {
+      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "EXCEPTION",
+        "spark.sql.parquet.int96RebaseModeInWrite" -> "EXCEPTION",
+        "spark.sql.parquet.outputTimestampType" -> (if (int96) "INT96" else "TIMESTAMP_MICROS")) {
+        // Values at and after the thresholds, and NTZ timestamps (never rebased): written.
+        val ok = spark.read.parquet(src).select("id", "d", "ts", "ntz")
+        assert(columnar(planOf(ok.write.parquet(newDir("exception-scan-plan")))))
+        val (ours, theirs) = compareWriters(s"exception-scan-$int96")(ok)
+        assert(stored(ours) == stored(theirs))
+        // One value before a threshold among nulls: the task fails as Spark's writer fails it.
+        for (column <- Seq("old_d", "old_ts") if !(int96 && column == "old_d")) {
+          val df = spark.read.parquet(src).select("id", column)
+          val (eo, co) = failure(df, on = true)
+          val (et, ct) = failure(df, on = false)
+          assert(co.getStackTrace.exists(_.getClassName.endsWith("VectorParquetOutputWriter")), co)
+          assert(TestShims.condition(eo) == TestShims.condition(et), eo)
+          assert(co.getClass.getName == "org.apache.spark.SparkUpgradeException", co)
+          assert(co.getMessage == ct.getMessage)
+        }
+      }
+    }
+  }
+
   test("EXCEPTION: values at the thresholds are written, as Spark's writer writes them") {
     withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "EXCEPTION",
       "spark.sql.parquet.int96RebaseModeInWrite" -> "EXCEPTION") {
