@@ -29,15 +29,15 @@ object ColumnarCopy {
     out.setRowCount(n)
   }
 
+  /** A value EXCEPTION refuses, in an INT96 column or not ([[SparkRebase.refused]]). */
+  case class Ancient(int96: Boolean) extends RuntimeException with scala.util.control.NoStackTrace
+
   /**
    * Spark's rebase mode EXCEPTION, which changes no value: a date before 1582-10-15 or a
    * timestamp before 1900-01-01T00:00:00Z (`datetime`; INT96 timestamps by `int96`) stops the copy
    * ([[Ancient]]): the write fails with Spark's error, as `ParquetWriteSupport` fails it.
    * TIMESTAMP_NTZ is never rebased.
    */
-  /** A value EXCEPTION refuses, in an INT96 column or not ([[SparkRebase.refused]]). */
-  case class Ancient(int96: Boolean) extends RuntimeException with scala.util.control.NoStackTrace
-
   private case class Refuse(datetime: Boolean, int96: Boolean) {
     def apply(t: RowType): Boolean = t match {
       case RowType.DATE | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_MILLIS => datetime
