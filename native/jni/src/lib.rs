@@ -263,15 +263,31 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
 }
 
 /// Prepares the writer for `writeRows`: each field of the rows is read as its Parquet node says.
+/// With `positions` (else null), the rows have `row_fields` fields and field `i` of the schema
+/// is at `positions[i]`.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
+    row_fields: jint,
+    positions: JIntArray<'l>,
 ) {
-    entry(&mut env, (), |_| {
+    entry(&mut env, (), |env| {
+        let positions = if positions.is_null() {
+            None
+        } else {
+            let p = ints(env, &positions)?;
+            let p: Option<Vec<usize>> = p.iter().map(|&i| usize::try_from(i).ok()).collect();
+            Some(p.ok_or_else(|| argument("a negative field position".to_string()))?)
+        };
+        let row_fields = usize::try_from(row_fields)
+            .map_err(|_| argument(format!("row field count {row_fields} is negative")))?;
         session::with(handle, |s| {
-            let rows = RowTransposer::for_schema(s.writer.schema()).map_err(argument)?;
+            let mut rows = RowTransposer::for_schema(s.writer.schema()).map_err(argument)?;
+            if let Some(p) = &positions {
+                rows = rows.reading_positions(row_fields, p).map_err(argument)?;
+            }
             s.rows = Some(rows);
             Ok(())
         })

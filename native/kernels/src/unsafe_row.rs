@@ -396,6 +396,43 @@ impl RowTransposer {
         Ok(t)
     }
 
+    /// Reads the schema's fields out of wider rows: field `i` at `positions[i]` of rows of
+    /// `row_fields` fields. A partitioned write hands over its whole input rows, whose partition
+    /// columns are not written, instead of projecting each row to its data columns first.
+    pub fn reading_positions(
+        mut self,
+        row_fields: usize,
+        positions: &[usize],
+    ) -> std::result::Result<Self, String> {
+        if positions.len() != self.num_fields {
+            return Err(format!(
+                "{} field positions for a schema of {} fields",
+                positions.len(),
+                self.num_fields
+            ));
+        }
+        if let Some(p) = positions.iter().find(|&&p| p >= row_fields) {
+            return Err(format!(
+                "field position {p} outside rows of {row_fields} fields"
+            ));
+        }
+        let mut seen = vec![false; row_fields];
+        if positions
+            .iter()
+            .any(|&p| std::mem::replace(&mut seen[p], true))
+        {
+            return Err("a row field is read for two columns".into());
+        }
+        for slot in &mut self.slots {
+            *slot = positions[*slot];
+        }
+        for (field, _) in &mut self.nested {
+            *field = positions[*field];
+        }
+        self.num_fields = row_fields;
+        Ok(self)
+    }
+
     pub fn num_fields(&self) -> usize {
         self.num_fields
     }
@@ -1289,6 +1326,66 @@ mod tests {
         // m.key: {x, y}, {}, null; m.value: {1, null}.
         assert_eq!(levels(1), (vec![2, 2, 1, 0], vec![0, 1, 0, 0]));
         assert_eq!(levels(2), (vec![3, 2, 1, 0], vec![0, 1, 0, 0]));
+    }
+
+    #[test]
+    fn fields_read_at_their_positions_in_wider_rows() {
+        use vecruntime_parquet::{Field, Group, Repetition};
+        // Written: s (string), a (array<int>), n (long); the rows also hold two partition
+        // fields (an int before s, a string between a and n) that are not written.
+        let s = Field::new("s", PhysicalType::ByteArray, true).with_logical(LogicalType::String);
+        let element = Field::new("element", PhysicalType::Int32, true);
+        let a = Group::list("a", Repetition::Optional, element.into());
+        let n = Field::new("n", PhysicalType::Int64, true);
+        let schema =
+            Schema::from_nodes("spark_schema", vec![s.into(), a.into(), n.into()]).unwrap();
+        let rows = [
+            RowBuilder::new(5)
+                .fixed(0, 2024)
+                .var(1, b"first")
+                .var(2, &int_array(&[Some(4), None]))
+                .var(3, b"day=1")
+                .fixed(4, 10),
+            RowBuilder::new(5)
+                .null(0)
+                .null(1)
+                .null(2)
+                .var(3, b"a partition value")
+                .null(4),
+        ];
+        let (data, offsets) = batch(&rows.map(|r| r.buf));
+        let mut t = RowTransposer::for_schema(&schema)
+            .unwrap()
+            .reading_positions(5, &[1, 2, 4])
+            .unwrap();
+        let b = t.transpose(&data, &offsets).unwrap();
+        let ColumnData::Binary { offsets, data } = b.columns[0].data else {
+            panic!("strings")
+        };
+        assert_eq!((offsets, data), (&[0, 5, 5][..], &b"first"[..]));
+        assert_eq!(b.columns[0].validity.unwrap()[0] & 3, 1);
+        let ColumnData::Int32(elements) = b.columns[1].data else {
+            panic!("ints")
+        };
+        assert_eq!(elements, &[4]);
+        let levels = b.columns[1].nested.unwrap();
+        assert_eq!((levels.def, levels.rep), (&[3, 2, 0][..], &[0, 1, 0][..]));
+        let ColumnData::Int64(longs) = b.columns[2].data else {
+            panic!("longs")
+        };
+        assert_eq!(longs[0], 10);
+        assert_eq!(b.columns[2].validity.unwrap()[0] & 3, 1);
+
+        let refused = |row_fields, positions: &[usize]| {
+            RowTransposer::for_schema(&schema)
+                .unwrap()
+                .reading_positions(row_fields, positions)
+                .err()
+                .unwrap()
+        };
+        assert!(refused(5, &[1, 2]).contains("2 field positions for a schema of 3"));
+        assert!(refused(5, &[1, 2, 5]).contains("position 5 outside rows of 5 fields"));
+        assert!(refused(5, &[1, 1, 4]).contains("read for two columns"));
     }
 
     #[test]

@@ -102,7 +102,18 @@ public final class ColumnarParquetWriter implements AutoCloseable {
    */
   public void configureRows() {
     checkOpen();
-    NativeBridge.configureRows(handle);
+    NativeBridge.configureRows(handle, 0, null);
+    rowsConfigured = true;
+  }
+
+  /**
+   * As {@link #configureRows()}, for rows that hold more fields than the schema: rows of
+   * {@code rowFields} fields, column field {@code i} of the schema at {@code positions[i]}. The
+   * other fields are not read (a partitioned write's partition columns).
+   */
+  public void configureRows(int rowFields, int[] positions) {
+    checkOpen();
+    NativeBridge.configureRows(handle, rowFields, positions.clone());
     rowsConfigured = true;
   }
 

@@ -72,6 +72,30 @@ class RowBatchTest {
   }
 
   @Test
+  void columnsAreReadAtTheirPositionsInWiderRows() throws IOException {
+    // Rows of (id, name, ts); the file holds ts then id, and the name is not read.
+    ParquetSchema schema = ParquetSchema.builder()
+        .timestampColumn("ts", ParquetSchema.TimeUnit.MICROS, true, true)
+        .int64Column("id", true).build();
+    Path file = dir.resolve("wide.parquet");
+    try (OutputStream out = Files.newOutputStream(file);
+        ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
+        RowBatch batch = new RowBatch(8, 64)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> w.configureRows(3, new int[] {2, 3}));
+      assertTrue(e.getMessage().contains("position 3 outside rows of 3 fields"), e.getMessage());
+      w.configureRows(3, new int[] {2, 0});
+      fill(batch, row(7L, "not written", 1000L));
+      fill(batch, row(null, null, null));
+      w.writeRows(batch);
+      w.finish();
+    }
+    Object[][] read = TestData.read(file);
+    assertArrayEquals(new Object[] {1000L, null}, read[0]);
+    assertArrayEquals(new Object[] {7L, null}, read[1]);
+  }
+
+  @Test
   void malformedRowsAreRejectedNamingTheColumn() throws IOException {
     ParquetSchema schema = ParquetSchema.builder().int64Column("id", true).stringColumn("name", true)
         .timestampColumn("ts", ParquetSchema.TimeUnit.MICROS, true, true).build();

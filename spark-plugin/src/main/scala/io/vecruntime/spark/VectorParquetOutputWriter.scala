@@ -19,15 +19,23 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
 
 /**
+ * Rows that hold a file's data columns among others: the whole input row of a partitioned or
+ * bucketed write (`schema`), data column `i` at `positions(i)`.
+ */
+case class WideRows(schema: StructType, positions: Array[Int])
+
+/**
  * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
  * extension (`.snappy.parquet`...), taken from the factory it replaces. The writers add what
- * they did to `metrics` ([[TaskWriteStats]]).
+ * they did to `metrics` ([[TaskWriteStats]]). With `wide`, the writers are handed whole input
+ * rows and read their data columns in place.
  */
 class VectorParquetOutputWriterFactory(
     sparkFactory: OutputWriterFactory,
     manyFiles: Boolean,
     metrics: Map[String, SQLMetric] = Map.empty,
-    writerVersion: Option[String] = None)
+    writerVersion: Option[String] = None,
+    wide: Option[WideRows] = None)
   extends OutputWriterFactory {
 
   override def getFileExtension(context: TaskAttemptContext): String =
@@ -37,7 +45,8 @@ class VectorParquetOutputWriterFactory(
       path: String,
       dataSchema: StructType,
       context: TaskAttemptContext): OutputWriter =
-    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics, writerVersion)
+    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics, writerVersion,
+      wide)
 }
 
 /**
@@ -56,7 +65,8 @@ class VectorParquetOutputWriter(
     context: TaskAttemptContext,
     manyFiles: Boolean = false,
     metrics: Map[String, SQLMetric] = Map.empty,
-    writerVersion: Option[String] = None)
+    writerVersion: Option[String] = None,
+    wide: Option[WideRows] = None)
   extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
@@ -102,7 +112,10 @@ class VectorParquetOutputWriter(
     val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
-    writer.configureRows()
+    wide match {
+      case Some(w) => writer.configureRows(w.schema.length, w.positions)
+      case None => writer.configureRows()
+    }
     layout.rebase.configure(writer)
     batch = new RowBatch(batchRows, initialBatchBytes)
     accountMemory()
@@ -116,7 +129,8 @@ class VectorParquetOutputWriter(
 
   override def write(row: InternalRow): Unit = {
     row match {
-      case c: ColumnarBatchRow if ColumnarInput.currentBatch != null =>
+      // (Whole rows are copied as rows: the batch's columns are not the file's.)
+      case c: ColumnarBatchRow if ColumnarInput.currentBatch != null && wide.isEmpty =>
         val b = ColumnarInput.currentBatch
         if ((pendingBatch ne b) || c.rowId != pendingEnd) {
           copyPending()
@@ -178,7 +192,9 @@ class VectorParquetOutputWriter(
     val u = row match {
       case u: UnsafeRow => u
       case other =>
-        if (toUnsafe == null) toUnsafe = UnsafeProjection.create(layout.sparkSchema)
+        if (toUnsafe == null) {
+          toUnsafe = UnsafeProjection.create(wide.fold(layout.sparkSchema)(_.schema))
+        }
         toUnsafe(other)
     }
     if (u.getBaseObject != null) {

@@ -10,6 +10,7 @@ import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesSpec}
 import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.vecruntime.spark.shims.WriteFilesNode
 
@@ -46,8 +47,14 @@ case class VectorWriteFilesExec(
 
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
+    // A partitioned or bucketed write's files read their data columns out of whole input rows.
+    val wide = if (!SparkWriteShim.takesWholeRows(spec.description)) None else {
+      val all = spec.description.allColumns
+      Some(WideRows(StructType(all.map(a => StructField(a.name, a.dataType, a.nullable))),
+        spec.description.dataColumns.map(c => all.indexWhere(_.exprId == c.exprId)).toArray))
+    }
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
-      manyFiles = dynamic, metrics, writerVersion)
+      manyFiles = dynamic, metrics, writerVersion, wide)
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
     val rows = if (columnarInput) {
@@ -69,7 +76,7 @@ case class VectorWriteFilesExec(
       }
     }
     SparkWriteShim.executeWrite(session.sparkContext, rows, spec.description, spec.committer,
-      factory, concurrent)
+      factory, concurrent, wholeRows = wide.isDefined)
   }
 
   override def simpleString(maxFields: Int): String = {

@@ -404,3 +404,6 @@ object VecRuntimeSparkSession {
     Files.write(new File(dir, "census.md").toPath, (md.mkString("\n") + "\n").getBytes("UTF-8"))
   }
 }
+
+/** A test of minutes, run on the main Spark line only (`-DtagsToExclude=io.vecruntime.spark.Slow`). */
+object Slow extends org.scalatest.Tag("io.vecruntime.spark.Slow")
