@@ -387,6 +387,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
             let batch = layout.transpose(data, offs)?;
             *kernel_nanos += started.elapsed().as_nanos() as u64;
             write_batch(writer, &batch)?;
+            drop(batch);
+            layout.release_buffers();
             Ok(writer.sink_mut().pending() as jlong)
         })
     })

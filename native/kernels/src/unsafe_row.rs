@@ -298,9 +298,21 @@ enum Out {
     Leaf(usize),
 }
 
+thread_local! {
+    /// Column buffers released by this thread's transposers ([`RowTransposer::release_buffers`]).
+    static SCRATCH: std::cell::RefCell<Vec<ColumnBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Released column buffers a thread keeps for its next batches (a column each), and the
+/// largest one kept (a 4,096-row batch of longs takes 32 KiB; long strings take more, and are
+/// freed). Memory they hold is at most 256 MiB a thread and in practice a batch's.
+const MAX_POOLED: usize = 1024;
+const MAX_POOLED_BYTES: usize = 256 << 10;
+
 /// Turns UnsafeRow batches of one schema into writer batches.
 pub struct RowTransposer {
-    /// Flat fields: name, type, buffers and the field's position in the row.
+    /// Flat fields: name, type, buffers (from `transpose` until `release_buffers`) and the
+    /// field's position in the row.
     names: Vec<String>,
     types: Vec<SparkType>,
     cols: Vec<ColumnBuf>,
@@ -322,12 +334,11 @@ pub struct RowTransposer {
 impl RowTransposer {
     /// A transposer of flat rows: one field per column.
     pub fn new(names: Vec<String>, types: Vec<SparkType>) -> Self {
-        let cols = types.iter().map(|_| ColumnBuf::default()).collect();
         let n = types.len();
         RowTransposer {
             names,
             types,
-            cols,
+            cols: Vec::new(),
             slots: (0..n).collect(),
             num_fields: n,
             nested: Vec::new(),
@@ -371,7 +382,6 @@ impl RowTransposer {
                     t.out.push(Out::Flat(t.types.len()));
                     t.names.push(c.name.clone());
                     t.types.push(ty);
-                    t.cols.push(ColumnBuf::default());
                     t.slots.push(field);
                 }
                 Node::Group(_) => {
@@ -437,16 +447,26 @@ impl RowTransposer {
         self.num_fields
     }
 
+    /// Hands the flat columns' buffers to the next transposer of this thread, once the last
+    /// batch is written: they are only needed from `transpose` until then, and a partitioned
+    /// write keeps thousands of transposers (a file each) whose buffers would otherwise stay
+    /// allocated, each the size of its file's largest batch.
+    pub fn release_buffers(&mut self) {
+        SCRATCH.with(|pool| {
+            let mut pool = pool.borrow_mut();
+            for col in self.cols.drain(..) {
+                if pool.len() < MAX_POOLED && col.capacity_bytes() <= MAX_POOLED_BYTES {
+                    pool.push(col);
+                }
+            }
+        });
+    }
+
     /// Bytes held by the reusable column buffers.
     pub fn buffered_bytes(&self) -> usize {
         self.cols
             .iter()
-            .map(|c| {
-                c.validity.capacity()
-                    + c.values.capacity()
-                    + 4 * (c.i32s.capacity() + c.f32s.capacity() + c.offsets.capacity())
-                    + 8 * (c.i64s.capacity() + c.f64s.capacity())
-            })
+            .map(ColumnBuf::capacity_bytes)
             .sum::<usize>()
             + self
                 .leaves
@@ -492,6 +512,14 @@ impl RowTransposer {
                 ));
             }
             self.starts.push(start as usize);
+        }
+        if self.cols.len() != self.types.len() {
+            SCRATCH.with(|pool| {
+                let mut pool = pool.borrow_mut();
+                while self.cols.len() < self.types.len() {
+                    self.cols.push(pool.pop().unwrap_or_default());
+                }
+            });
         }
         for (col, &t) in self.cols.iter_mut().zip(&self.types) {
             col.reset(t, n);
@@ -712,6 +740,13 @@ impl RowTransposer {
 }
 
 impl ColumnBuf {
+    fn capacity_bytes(&self) -> usize {
+        self.validity.capacity()
+            + self.values.capacity()
+            + 4 * (self.i32s.capacity() + self.f32s.capacity() + self.offsets.capacity())
+            + 8 * (self.i64s.capacity() + self.f64s.capacity())
+    }
+
     /// Empties the buffers for `n` rows of type `t`: numbers are appended chunk by chunk; the
     /// bitmaps, byte-string widths and offsets are zeroed and written by index.
     fn reset(&mut self, t: SparkType, n: usize) {
@@ -1386,6 +1421,37 @@ mod tests {
         assert!(refused(5, &[1, 2]).contains("2 field positions for a schema of 3"));
         assert!(refused(5, &[1, 2, 5]).contains("position 5 outside rows of 5 fields"));
         assert!(refused(5, &[1, 1, 4]).contains("read for two columns"));
+    }
+
+    #[test]
+    fn released_buffers_serve_the_next_transposer_of_the_thread() {
+        let rows: Vec<Vec<u8>> = (0..1000)
+            .map(|r| RowBuilder::new(2).fixed(0, r).var(1, b"abc").buf)
+            .collect();
+        let (data, offsets) = batch(&rows);
+        let types = vec![SparkType::Long, SparkType::String];
+        let names = || vec!["n".to_string(), "s".to_string()];
+        let mut first = RowTransposer::new(names(), types.clone());
+        first.transpose(&data, &offsets).unwrap();
+        let held = first.buffered_bytes();
+        assert!(held >= 1000 * 8 + 3000, "{held}");
+        first.release_buffers();
+        assert_eq!(first.buffered_bytes(), 0);
+        // Another file's transposer on this thread takes them: no new allocation for one row.
+        let mut second = RowTransposer::new(names(), types);
+        let (one, one_offsets) = batch(&rows[7..8]);
+        let b = second.transpose(&one, &one_offsets).unwrap();
+        let ColumnData::Int64(longs) = b.columns[0].data else {
+            panic!("longs")
+        };
+        assert_eq!(longs, &[7]);
+        assert!(second.buffered_bytes() >= held, "buffers reused");
+        // The first transposes again after releasing, from fresh or pooled buffers alike.
+        let b = first.transpose(&data, &offsets).unwrap();
+        let ColumnData::Binary { offsets, .. } = b.columns[1].data else {
+            panic!("strings")
+        };
+        assert_eq!(offsets[1000], 3000);
     }
 
     #[test]
