@@ -13,7 +13,7 @@ pub mod summary_codec;
 
 use errors::{argument, entry, JniError, JniResult};
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
-use jni::sys::{jbyteArray, jint, jintArray, jlong, jobject, jstring};
+use jni::sys::{jboolean, jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
 use vecruntime_kernels::rebase::{Rebase, ZoneRebase};
@@ -264,7 +264,8 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
 
 /// Prepares the writer for `writeRows`: each field of the rows is read as its Parquet node says.
 /// With `positions` (else null), the rows have `row_fields` fields and field `i` of the schema
-/// is at `positions[i]`.
+/// is at `positions[i]`. With `many_files`, the writer is one of many open on its thread, which
+/// share the row kernel's column buffers.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
     mut env: JNIEnv<'l>,
@@ -272,6 +273,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
     handle: jlong,
     row_fields: jint,
     positions: JIntArray<'l>,
+    many_files: jboolean,
 ) {
     entry(&mut env, (), |env| {
         let positions = if positions.is_null() {
@@ -287,6 +289,9 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
             let mut rows = RowTransposer::for_schema(s.writer.schema()).map_err(argument)?;
             if let Some(p) = &positions {
                 rows = rows.reading_positions(row_fields, p).map_err(argument)?;
+            }
+            if many_files != 0 {
+                rows = rows.sharing_buffers();
             }
             s.rows = Some(rows);
             Ok(())
@@ -388,7 +393,9 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_writeRows<'l>(
             *kernel_nanos += started.elapsed().as_nanos() as u64;
             write_batch(writer, &batch)?;
             drop(batch);
-            layout.release_buffers();
+            if layout.shares_buffers() {
+                layout.release_buffers();
+            }
             Ok(writer.sink_mut().pending() as jlong)
         })
     })

@@ -329,6 +329,7 @@ pub struct RowTransposer {
     /// field `64 * word + c`'s null bits of the chunk's rows.
     null_columns: Vec<[u64; 64]>,
     rebases: Rebases,
+    shares_buffers: bool,
 }
 
 impl RowTransposer {
@@ -347,6 +348,7 @@ impl RowTransposer {
             starts: Vec::new(),
             null_columns: Vec::new(),
             rebases: Rebases::default(),
+            shares_buffers: false,
         }
     }
 
@@ -447,10 +449,22 @@ impl RowTransposer {
         self.num_fields
     }
 
+    /// Marks the transposer as one of many of its thread (the files of a partitioned write):
+    /// its caller hands its buffers back after each batch ([`Self::release_buffers`]).
+    pub fn sharing_buffers(mut self) -> Self {
+        self.shares_buffers = true;
+        self
+    }
+
+    pub fn shares_buffers(&self) -> bool {
+        self.shares_buffers
+    }
+
     /// Hands the flat columns' buffers to the next transposer of this thread, once the last
     /// batch is written: they are only needed from `transpose` until then, and a partitioned
     /// write keeps thousands of transposers (a file each) whose buffers would otherwise stay
-    /// allocated, each the size of its file's largest batch.
+    /// allocated, each the size of its file's largest batch. (A single file's transposer keeps
+    /// its own: buffers larger than the pool keeps would be freed and grown again each batch.)
     pub fn release_buffers(&mut self) {
         SCRATCH.with(|pool| {
             let mut pool = pool.borrow_mut();

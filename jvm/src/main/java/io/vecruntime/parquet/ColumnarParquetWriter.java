@@ -101,19 +101,20 @@ public final class ColumnarParquetWriter implements AutoCloseable {
    * says ({@link ParquetSchema#rowTypes}); needed once before the first rows.
    */
   public void configureRows() {
-    checkOpen();
-    NativeBridge.configureRows(handle, 0, null);
-    rowsConfigured = true;
+    configureRows(0, null, false);
   }
 
   /**
-   * As {@link #configureRows()}, for rows that hold more fields than the schema: rows of
-   * {@code rowFields} fields, column field {@code i} of the schema at {@code positions[i]}. The
-   * other fields are not read (a partitioned write's partition columns).
+   * As {@link #configureRows()}. With {@code positions} (else null), for rows that hold more
+   * fields than the schema: rows of {@code rowFields} fields, column field {@code i} of the
+   * schema at {@code positions[i]}; the other fields are not read (a partitioned write's
+   * partition columns). With {@code manyFiles}, this writer is one of many open on its thread
+   * (a partitioned write's files), which then share the buffers rows are turned into.
    */
-  public void configureRows(int rowFields, int[] positions) {
+  public void configureRows(int rowFields, int[] positions, boolean manyFiles) {
     checkOpen();
-    NativeBridge.configureRows(handle, rowFields, positions.clone());
+    NativeBridge.configureRows(handle, rowFields, positions == null ? null : positions.clone(),
+        manyFiles);
     rowsConfigured = true;
   }
 

@@ -40,7 +40,8 @@ final class NativeBridge {
   /** Returns the bytes of output now pending. */
   static native long write(long handle, long numRows, long[] buffers);
 
-  static native void configureRows(long handle, int rowFields, int[] positions);
+  static native void configureRows(long handle, int rowFields, int[] positions,
+      boolean manyFiles);
 
   static native void configureRebase(long handle, int datetime, int int96, long[] switches,
       long[] diffs, long zoneOffset, long calendarOffset, long threshold);

@@ -82,9 +82,9 @@ class RowBatchTest {
         ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
         RowBatch batch = new RowBatch(8, 64)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> w.configureRows(3, new int[] {2, 3}));
+          () -> w.configureRows(3, new int[] {2, 3}, true));
       assertTrue(e.getMessage().contains("position 3 outside rows of 3 fields"), e.getMessage());
-      w.configureRows(3, new int[] {2, 0});
+      w.configureRows(3, new int[] {2, 0}, true);
       fill(batch, row(7L, "not written", 1000L));
       fill(batch, row(null, null, null));
       w.writeRows(batch);

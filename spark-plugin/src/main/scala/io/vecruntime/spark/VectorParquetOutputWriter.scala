@@ -113,8 +113,8 @@ class VectorParquetOutputWriter(
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     wide match {
-      case Some(w) => writer.configureRows(w.schema.length, w.positions)
-      case None => writer.configureRows()
+      case Some(w) => writer.configureRows(w.schema.length, w.positions, manyFiles)
+      case None => writer.configureRows(dataSchema.length, null, manyFiles)
     }
     layout.rebase.configure(writer)
     batch = new RowBatch(batchRows, initialBatchBytes)

@@ -48,10 +48,14 @@ case class VectorWriteFilesExec(
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
     // A partitioned or bucketed write's files read their data columns out of whole input rows.
+    // (Spark's description pairs each data column with one input column; else Spark's copy.)
     val wide = if (!SparkWriteShim.takesWholeRows(spec.description)) None else {
       val all = spec.description.allColumns
-      Some(WideRows(StructType(all.map(a => StructField(a.name, a.dataType, a.nullable))),
-        spec.description.dataColumns.map(c => all.indexWhere(_.exprId == c.exprId)).toArray))
+      val positions =
+        spec.description.dataColumns.map(c => all.indexWhere(_.exprId == c.exprId)).toArray
+      if (positions.contains(-1) || positions.distinct.length != positions.length) None
+      else Some(WideRows(StructType(all.map(a => StructField(a.name, a.dataType, a.nullable))),
+        positions))
     }
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
       manyFiles = dynamic, metrics, writerVersion, wide)

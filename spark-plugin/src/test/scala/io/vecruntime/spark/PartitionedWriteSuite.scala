@@ -244,6 +244,21 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("an error in a task's first input row fails the write as it fails Spark's writer") {
+    // The second task's first row raises: Spark runs it (under its sort) before the task
+    // write's own error handling on 3.5, within it on 4.x; the cause chains must agree.
+    val df = spark.range(0, 100, 1, 2)
+      .selectExpr("CASE WHEN id = 50 THEN raise_error('boom') ELSE id END AS v", "id % 3 AS p")
+    def failure(plugin: Boolean): Seq[String] = withConf(VecRuntimeConf.ENABLED -> plugin.toString) {
+      val e = intercept[Exception](df.write.partitionBy("p").parquet(newDir(s"first-row-$plugin")))
+      val chain = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).toSeq
+      assert(chain.exists(t => String.valueOf(t.getMessage).contains("boom")), chain)
+      chain.map(t => t.getClass.getName +
+        (if (String.valueOf(t.getMessage).contains("TASK_WRITE_FAILED")) " TASK_WRITE_FAILED" else ""))
+    }
+    assert(failure(plugin = true) == failure(plugin = false))
+  }
+
   test("a task failing with 600 open files: TASK_WRITE_FAILED, nothing committed, memory released") {
     val memoryBefore = NativeBuffer.allocatedBytes()
     val writersBefore = ColumnarParquetWriter.openWriters()

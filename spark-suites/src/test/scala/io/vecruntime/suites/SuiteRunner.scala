@@ -97,6 +97,9 @@ object SuiteRunner {
     case set :: exclusions :: out :: rest =>
       // "report" prints the table of the last runs without running anything.
       val modes = rest.headOption.getOrElse("off,on").split(",").toSeq.filter(_ != "report")
+      val partial = modes.indexOf("off:failed")
+      require(partial < 0 || modes.take(partial).contains("on"),
+        "off:failed reads the run with the plugin on: give on first")
       val dir = new File(out)
       dir.mkdirs()
       for (mode <- modes) {

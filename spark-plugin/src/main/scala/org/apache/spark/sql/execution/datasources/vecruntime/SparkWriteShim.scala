@@ -76,9 +76,9 @@ object SparkWriteShim extends Logging {
       description.statsTrackers.forall(_.getClass == classOf[BasicWriteJobStatsTracker])
 
   /**
-   * Spark's `FileFormatWriter.executeTask` (Spark 4.2's) with the whole-row task writers of a
-   * partitioned or bucketed write: task set-up, the empty task's writer, commit, abort and the
-   * errors ([[TaskErrors]]) as Spark's.
+   * Spark's `FileFormatWriter.executeTask` with the whole-row task writers of a partitioned or
+   * bucketed write: task set-up, the empty task's writer, commit, abort and the errors
+   * ([[TaskErrors]]: where each Spark line builds the writer and wraps errors) as Spark's.
    */
   private def executeTask(
       description: WriteJobDescription,
@@ -102,20 +102,23 @@ object SparkWriteShim extends Logging {
       new TaskAttemptContextImpl(hadoopConf, taskAttemptId)
     }
     committer.setupTask(taskAttemptContext)
-    var dataWriter: FileFormatDataWriter = null
+    // The first hasNext runs the input (a sort under it, say): on Spark 3.5 before the task's
+    // error handling, on 4.x within it (TaskErrors).
+    def newWriter(): FileFormatDataWriter =
+      if (sparkPartitionId != 0 && !iterator.hasNext) {
+        // An empty task writes nothing; the first writes the schema of an empty job.
+        new EmptyDirectoryDataWriter(description, taskAttemptContext, committer)
+      } else {
+        concurrent match {
+          case Some(spec) =>
+            new WholeRowConcurrentWriter(description, taskAttemptContext, committer, spec)
+          case None => new WholeRowSingleWriter(description, taskAttemptContext, committer)
+        }
+      }
+    var dataWriter: FileFormatDataWriter = if (TaskErrors.writerBeforeTry) newWriter() else null
     TaskErrors.wrap(description.path) {
       Utils.tryWithSafeFinallyAndFailureCallbacks(block = {
-        dataWriter =
-          if (sparkPartitionId != 0 && !iterator.hasNext) {
-            // An empty task writes nothing; the first writes the schema of an empty job.
-            new EmptyDirectoryDataWriter(description, taskAttemptContext, committer)
-          } else {
-            concurrent match {
-              case Some(spec) =>
-                new WholeRowConcurrentWriter(description, taskAttemptContext, committer, spec)
-              case None => new WholeRowSingleWriter(description, taskAttemptContext, committer)
-            }
-          }
+        if (dataWriter == null) dataWriter = newWriter()
         dataWriter.writeWithIterator(iterator)
         dataWriter.commit()
       })(catchBlock = {

@@ -12,6 +12,12 @@ import org.apache.spark.sql.internal.SQLConf
  * `FileFormatWriter.executeTask` wraps them (its task writers do not).
  */
 private[vecruntime] object TaskErrors {
+  /**
+   * Spark 3.5 builds the task writer (whose first `hasNext` runs the input) before the task's
+   * failure handling: an error there is neither wrapped nor followed by the task's abort.
+   */
+  val writerBeforeTry = true
+
   def wrap[T](path: String)(task: => T): T = try task catch {
     case e: FetchFailedException => throw e
     case f: FileAlreadyExistsException if SQLConf.get.fastFailFileFormatOutput =>

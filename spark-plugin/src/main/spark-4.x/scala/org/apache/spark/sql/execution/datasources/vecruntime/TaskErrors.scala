@@ -5,5 +5,8 @@ package org.apache.spark.sql.execution.datasources.vecruntime
  * (`FileFormatDataWriter.enrichWriteError`), so the task passes them on as they are.
  */
 private[vecruntime] object TaskErrors {
+  /** Spark 4.x builds the task writer within the task's failure handling (abort on error). */
+  val writerBeforeTry = false
+
   def wrap[T](path: String)(task: => T): T = task
 }
