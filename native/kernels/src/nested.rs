@@ -161,12 +161,25 @@ impl Shape {
         }
     }
 
-    fn leaves(&self) -> std::ops::Range<usize> {
+    /// The first of its leaves (whose column name its errors give).
+    fn first_leaf(&self) -> usize {
         match self {
-            Shape::Leaf { leaf, .. } => *leaf..*leaf + 1,
+            Shape::Leaf { leaf, .. } => *leaf,
             Shape::Struct { leaves, .. }
             | Shape::List { leaves, .. }
-            | Shape::Map { leaves, .. } => leaves.clone(),
+            | Shape::Map { leaves, .. } => leaves.start,
+        }
+    }
+
+    /// Whether a slot holding this shape points at its bytes (`offset << 32 | size`) rather
+    /// than holding the value.
+    fn is_var(&self) -> bool {
+        match self {
+            Shape::Leaf { ty, .. } => matches!(
+                ty,
+                SparkType::String | SparkType::Binary | SparkType::Decimal { precision: 19.. }
+            ),
+            _ => true,
         }
     }
 
@@ -291,96 +304,207 @@ impl LeafBuf {
         ColumnView::new(data).with_levels(&self.def, &self.rep)
     }
 
-    #[inline]
-    fn level(&mut self, rep: i16, def: i16) {
-        self.rep.push(rep);
-        self.def.push(def);
+    /// [`Self::fill`] for a numeric leaf read straight from the slots of its structs (`entries`
+    /// being the structs, their fixed parts checked), without an entry per value. False, with
+    /// nothing appended, for the other types.
+    fn fill_struct_field(&mut self, entries: &[Entry], batch: &[u8], s: StructSlots) -> bool {
+        let (byte, bit, slot) = (s.field / 8, s.field % 8, s.slots_at + 8 * s.field);
+        self.rep.extend(entries.iter().map(|e| e.rep));
+        self.def.reserve(entries.len());
+        macro_rules! each {
+            ($values:ident, $value:expr) => {{
+                self.$values.reserve(entries.len());
+                for e in entries {
+                    let d = if e.at == ABSENT {
+                        e.def
+                    } else {
+                        let at = e.at as usize;
+                        if batch[at + byte] >> bit & 1 == 1 {
+                            s.null_def
+                        } else {
+                            let w = &batch[at + slot..at + slot + 8];
+                            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                            self.$values.push($value(w));
+                            s.def
+                        }
+                    };
+                    self.def.push(d);
+                }
+            }};
+        }
+        match self.ty {
+            SparkType::Byte => each!(i32s, |w: u64| w as u8 as i8 as i32),
+            SparkType::Short => each!(i32s, |w: u64| w as u16 as i16 as i32),
+            SparkType::Int | SparkType::Date => each!(i32s, |w: u64| w as u32 as i32),
+            SparkType::Decimal { precision } if precision <= 9 => {
+                each!(i32s, |w: u64| w as i64 as i32)
+            }
+            SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
+                each!(i64s, |w: u64| w as i64)
+            }
+            SparkType::Decimal { precision } if precision <= 18 => each!(i64s, |w: u64| w as i64),
+            SparkType::Float => each!(f32s, |w: u64| f32::from_bits(w as u32)),
+            SparkType::Double => each!(f64s, f64::from_bits),
+            _ => {
+                self.rep.truncate(self.rep.len() - entries.len());
+                return false;
+            }
+        }
+        true
     }
 
-    /// Appends the value at index `i` of `c`.
-    #[inline]
-    fn value(&mut self, c: &Container, i: usize, row: usize) -> Result<()> {
+    /// Appends the levels and values of `entries`, the leaf's occurrences in the batch; a
+    /// present one is defined at `def` and its bytes are at `at` in `batch` (a fixed-width slot,
+    /// or the bytes of a variable-length value).
+    fn fill(&mut self, def: i16, entries: &[Entry], batch: &[u8]) -> Result<()> {
+        self.rep.extend(entries.iter().map(|e| e.rep));
+        self.def.extend(
+            entries
+                .iter()
+                .map(|e| if e.at == ABSENT { e.def } else { def }),
+        );
+        // One loop per type: the type is matched once a batch, not once a value.
+        let present = entries.iter().filter(|e| e.at != ABSENT);
+        let at = |e: &Entry| e.at as usize;
         match self.ty {
             SparkType::Boolean => {
-                let v = c.fixed(i, 1, &self.name, row)? != 0;
-                if self.num_bits.is_multiple_of(8) {
-                    self.bits.push(0);
+                for e in present {
+                    if self.num_bits.is_multiple_of(8) {
+                        self.bits.push(0);
+                    }
+                    let last = self.bits.len() - 1;
+                    self.bits[last] |= ((batch[at(e)] != 0) as u8) << (self.num_bits % 8);
+                    self.num_bits += 1;
                 }
-                let last = self.bits.len() - 1;
-                self.bits[last] |= (v as u8) << (self.num_bits % 8);
-                self.num_bits += 1;
             }
-            SparkType::Byte => self
-                .i32s
-                .push(c.fixed(i, 1, &self.name, row)? as u8 as i8 as i32),
+            SparkType::Byte => self.i32s.extend(present.map(|e| batch[at(e)] as i8 as i32)),
             SparkType::Short => self
                 .i32s
-                .push(c.fixed(i, 2, &self.name, row)? as u16 as i16 as i32),
+                .extend(present.map(|e| i16::from_le_bytes(le(batch, e)) as i32)),
             SparkType::Int | SparkType::Date => self
                 .i32s
-                .push(c.fixed(i, 4, &self.name, row)? as u32 as i32),
+                .extend(present.map(|e| i32::from_le_bytes(le(batch, e)))),
             SparkType::Decimal { precision } if precision <= 9 => self
                 .i32s
-                .push(c.fixed(i, 8, &self.name, row)? as i64 as i32),
-            SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
-                self.i64s.push(c.fixed(i, 8, &self.name, row)? as i64)
-            }
-            SparkType::Decimal { precision } if precision <= 18 => {
-                self.i64s.push(c.fixed(i, 8, &self.name, row)? as i64)
-            }
+                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)) as i32)),
+            SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => self
+                .i64s
+                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)))),
+            SparkType::Decimal { precision } if precision <= 18 => self
+                .i64s
+                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)))),
             SparkType::TimestampMillis | SparkType::Time => self
                 .i64s
-                .push((c.fixed(i, 8, &self.name, row)? as i64).div_euclid(1000)),
+                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)).div_euclid(1000))),
             SparkType::Float => self
                 .f32s
-                .push(f32::from_bits(c.fixed(i, 4, &self.name, row)? as u32)),
+                .extend(present.map(|e| f32::from_le_bytes(le(batch, e)))),
             SparkType::Double => self
                 .f64s
-                .push(f64::from_bits(c.fixed(i, 8, &self.name, row)?)),
+                .extend(present.map(|e| f64::from_le_bytes(le(batch, e)))),
             SparkType::LegacyDecimal { precision } => {
-                let be = c.fixed(i, 8, &self.name, row)?.to_be_bytes();
-                self.bytes
-                    .extend_from_slice(&be[8 - decimal_min_bytes(precision)..]);
+                let width = decimal_min_bytes(precision);
+                for e in present {
+                    let be = i64::from_le_bytes(le(batch, e)).to_be_bytes();
+                    self.bytes.extend_from_slice(&be[8 - width..]);
+                }
             }
             SparkType::TimestampInt96 => {
-                let micros = c.fixed(i, 8, &self.name, row)? as i64;
-                self.bytes.extend_from_slice(&int96_from_micros(micros));
+                for e in present {
+                    let micros = i64::from_le_bytes(le(batch, e));
+                    self.bytes.extend_from_slice(&int96_from_micros(micros));
+                }
             }
             SparkType::Decimal { precision } => {
                 let width = decimal_min_bytes(precision);
-                let b = c.var(i, &self.name, row)?;
-                if b.is_empty() || b.len() > width {
-                    return Err(row_error(
-                        &self.name,
-                        row,
-                        format!(
-                            "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
-                            b.len()
-                        ),
-                    ));
+                for e in present {
+                    let b = &batch[at(e)..at(e) + e.len as usize];
+                    if b.is_empty() || b.len() > width {
+                        return Err(row_error(
+                            &self.name,
+                            e.row as usize,
+                            format!(
+                                "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
+                                b.len()
+                            ),
+                        ));
+                    }
+                    let sign = if b[0] & 0x80 != 0 { 0xff } else { 0 };
+                    self.bytes
+                        .extend(std::iter::repeat_n(sign, width - b.len()));
+                    self.bytes.extend_from_slice(b);
                 }
-                let sign = if b[0] & 0x80 != 0 { 0xff } else { 0 };
-                self.bytes
-                    .extend(std::iter::repeat_n(sign, width - b.len()));
-                self.bytes.extend_from_slice(b);
             }
             SparkType::String | SparkType::Binary => {
-                let b = c.var(i, &self.name, row)?;
-                self.bytes.extend_from_slice(b);
-                let end = i32::try_from(self.bytes.len()).map_err(|_| Error::TooLarge {
-                    column: self.name.clone(),
-                    message: "more than 2 GiB of values in one batch".into(),
-                })?;
-                self.offsets.push(end);
+                for e in present {
+                    self.bytes
+                        .extend_from_slice(&batch[at(e)..at(e) + e.len as usize]);
+                    let end = i32::try_from(self.bytes.len()).map_err(|_| Error::TooLarge {
+                        column: self.name.clone(),
+                        message: "more than 2 GiB of values in one batch".into(),
+                    })?;
+                    self.offsets.push(end);
+                }
             }
         }
         Ok(())
     }
 }
 
-/// A row or an array: null bits and fixed-width slots over the bytes of the container.
+/// Where a struct field's null bit and slot are in each struct, and its definition levels.
+#[derive(Clone, Copy)]
+struct StructSlots {
+    field: usize,
+    slots_at: usize,
+    /// The struct's level (the field null) and the field's (present).
+    null_def: i16,
+    def: i16,
+}
+
+/// The first `N` bytes of an entry's slot (little-endian values; every slot holds at least
+/// its leaf type's width, as [`Shape::element_size`] sizes array slots).
+#[inline(always)]
+fn le<const N: usize>(batch: &[u8], e: &Entry) -> [u8; N] {
+    let at = e.at as usize;
+    batch[at..at + N].try_into().expect("N bytes")
+}
+
+/// `Entry::at` of an absent value. Batches hold less than 2 GiB (their offsets are i32), so no
+/// value starts there.
+const ABSENT: u32 = u32::MAX;
+
+/// One occurrence of a node's value in the batch, in record order: its repetition level, and
+/// either where its bytes are (`at` and `len`: the slot of a fixed-width leaf, or the bytes a
+/// variable-length slot points at) or, when absent (`at == ABSENT`), the definition level
+/// every leaf under it gets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    rep: i16,
+    def: i16,
+    /// The batch row it belongs to, for errors.
+    row: u32,
+    at: u32,
+    len: u32,
+}
+
+impl Entry {
+    fn absent(rep: i16, def: i16, row: u32) -> Self {
+        Entry {
+            rep,
+            def,
+            row,
+            at: ABSENT,
+            len: 0,
+        }
+    }
+}
+
+/// A row or an array in the batch: null bits and fixed-width slots over its bytes.
 pub(crate) struct Container<'a> {
-    bytes: &'a [u8],
+    batch: &'a [u8],
+    /// Where the container starts in `batch`, and its length.
+    base: usize,
+    len: usize,
     nulls_at: usize,
     slots_at: usize,
     stride: usize,
@@ -388,22 +512,30 @@ pub(crate) struct Container<'a> {
 }
 
 impl<'a> Container<'a> {
-    /// A row of `n` fields (its fixed part already checked by the caller or here).
-    pub(crate) fn row(bytes: &'a [u8], n: usize, column: &str, r: usize) -> Result<Self> {
+    /// A row of `n` fields at `base..base + len` of `batch` (a range of `batch`).
+    pub(crate) fn row(
+        batch: &'a [u8],
+        base: usize,
+        len: usize,
+        n: usize,
+        column: &str,
+        r: usize,
+    ) -> Result<Self> {
         let slots_at = n.div_ceil(64) * 8;
-        if slots_at + 8 * n > bytes.len() {
+        if slots_at + 8 * n > len {
             return Err(row_error(
                 column,
                 r,
                 format!(
-                    "struct of {} bytes, its {n} fields need at least {}",
-                    bytes.len(),
+                    "struct of {len} bytes, its {n} fields need at least {}",
                     slots_at + 8 * n
                 ),
             ));
         }
         Ok(Container {
-            bytes,
+            batch,
+            base,
+            len,
             nulls_at: 0,
             slots_at,
             stride: 8,
@@ -411,29 +543,35 @@ impl<'a> Container<'a> {
         })
     }
 
-    fn array(bytes: &'a [u8], element_size: usize, column: &str, r: usize) -> Result<Self> {
+    /// An array at `base..base + len` of `batch` (a range of `batch`).
+    fn array(
+        batch: &'a [u8],
+        base: usize,
+        len: usize,
+        element_size: usize,
+        column: &str,
+        r: usize,
+    ) -> Result<Self> {
         let bad = |m: String| Err(row_error(column, r, m));
-        if bytes.len() < 8 {
-            return bad(format!(
-                "array of {} bytes lacks its element count",
-                bytes.len()
-            ));
+        if len < 8 {
+            return bad(format!("array of {len} bytes lacks its element count"));
         }
-        let count = i64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let count = i64::from_le_bytes(batch[base..base + 8].try_into().unwrap());
         let n = match usize::try_from(count) {
-            Ok(n) if n <= bytes.len() * 8 => n,
+            Ok(n) if n <= len * 8 => n,
             _ => return bad(format!("array element count {count} is not valid")),
         };
         let slots_at = 8 + n.div_ceil(64) * 8;
-        if slots_at + n * element_size > bytes.len() {
+        if slots_at + n * element_size > len {
             return bad(format!(
-                "array of {n} elements needs {} bytes, has {}",
+                "array of {n} elements needs {} bytes, has {len}",
                 slots_at + n * element_size,
-                bytes.len()
             ));
         }
         Ok(Container {
-            bytes,
+            batch,
+            base,
+            len,
             nulls_at: 8,
             slots_at,
             stride: element_size,
@@ -443,95 +581,206 @@ impl<'a> Container<'a> {
 
     #[inline]
     pub(crate) fn is_null(&self, i: usize) -> bool {
-        self.bytes[self.nulls_at + i / 8] >> (i % 8) & 1 == 1
+        self.batch[self.base + self.nulls_at + i / 8] >> (i % 8) & 1 == 1
     }
 
-    /// `width` bytes (little-endian) at the start of slot `i`.
-    #[inline]
-    fn fixed(&self, i: usize, width: usize, column: &str, r: usize) -> Result<u64> {
-        let at = self.slots_at + i * self.stride;
-        if i >= self.n || width > self.stride || at + width > self.bytes.len() {
-            return Err(row_error(column, r, format!("slot {i} out of bounds")));
-        }
-        let mut b = [0u8; 8];
-        b[..width].copy_from_slice(&self.bytes[at..at + width]);
-        Ok(u64::from_le_bytes(b))
+    /// The entry of slot `i` (`i < n`) holding a present value of `shape`, at repetition level
+    /// `rep` in row `r`.
+    #[inline(always)]
+    fn present(&self, i: usize, shape: &Shape, rep: i16, column: &str, r: u32) -> Result<Entry> {
+        let slot = self.base + self.slots_at + i * self.stride;
+        let container = Entry {
+            rep,
+            def: 0,
+            row: r,
+            at: self.base as u32,
+            len: self.len as u32,
+        };
+        slot_entry(
+            self.batch,
+            slot,
+            self.stride,
+            shape.is_var(),
+            &container,
+            column,
+        )
     }
 
-    /// The variable-length bytes slot `i` points at, from the container's start.
-    fn var(&self, i: usize, column: &str, r: usize) -> Result<&'a [u8]> {
-        let slot = self.fixed(i, 8, column, r)?;
-        let offset = (slot >> 32) as usize;
-        let size = (slot & 0xffff_ffff) as usize;
-        match offset.checked_add(size) {
-            Some(end) if end <= self.bytes.len() => Ok(&self.bytes[offset..end]),
-            _ => Err(row_error(
-                column,
-                r,
-                format!(
-                    "value of {size} bytes at offset {offset} runs past its container's {} bytes",
-                    self.bytes.len()
-                ),
-            )),
+    /// The entry of slot `i`: absent at `parent_def` when null.
+    #[inline(always)]
+    pub(crate) fn entry(
+        &self,
+        i: usize,
+        shape: &Shape,
+        rep: i16,
+        parent_def: i16,
+        column: &str,
+        r: u32,
+    ) -> Result<Entry> {
+        if self.is_null(i) {
+            Ok(Entry::absent(rep, parent_def, r))
+        } else {
+            self.present(i, shape, rep, column, r)
         }
     }
 }
 
-/// [`shred`] of value `i` of `c`, with a leaf (most values) handled here without a call.
+/// The entry of a present value in the slot at `slot` (of `stride` bytes) of the container
+/// `c` (whose entry gives its bytes, repetition level and row): the slot itself for a
+/// fixed-width leaf, else (`var`) the bytes its `offset << 32 | size` points at, checked to lie
+/// in the container.
 #[inline(always)]
-fn shred_child(
-    shape: &Shape,
-    c: &Container,
-    i: usize,
-    rep: i16,
-    parent_def: i16,
-    leaves: &mut [LeafBuf],
-    row: usize,
-) -> Result<()> {
-    match shape {
-        Shape::Leaf { leaf, def, .. } => {
-            let l = &mut leaves[*leaf];
-            if c.is_null(i) {
-                l.level(rep, parent_def);
-            } else {
-                l.value(c, i, row)?;
-                l.level(rep, *def);
+fn slot_entry(
+    batch: &[u8],
+    slot: usize,
+    stride: usize,
+    var: bool,
+    c: &Entry,
+    column: &str,
+) -> Result<Entry> {
+    let (at, len) = if var {
+        let word = u64::from_le_bytes(batch[slot..slot + 8].try_into().unwrap());
+        let (offset, size) = ((word >> 32) as usize, (word & 0xffff_ffff) as usize);
+        match offset.checked_add(size) {
+            Some(end) if end <= c.len as usize => (c.at as usize + offset, size),
+            _ => {
+                return Err(row_error(
+                    column,
+                    c.row as usize,
+                    format!(
+                    "value of {size} bytes at offset {offset} runs past its container's {} bytes",
+                    c.len
+                ),
+                ))
             }
-            Ok(())
         }
-        _ => shred(shape, Some((c, i)), rep, parent_def, leaves, row),
+    } else {
+        (slot, stride)
+    };
+    Ok(Entry {
+        rep: c.rep,
+        def: 0,
+        row: c.row,
+        at: at as u32,
+        len: len as u32,
+    })
+}
+
+/// Entry lists kept for the next nodes and batches.
+#[derive(Default)]
+pub(crate) struct Scratch(Vec<Vec<Entry>>);
+
+impl Scratch {
+    fn take(&mut self) -> Vec<Entry> {
+        self.0.pop().unwrap_or_default()
+    }
+
+    fn give(&mut self, mut v: Vec<Entry>) {
+        v.clear();
+        self.0.push(v);
+    }
+
+    pub(crate) fn capacity_bytes(&self) -> usize {
+        self.0
+            .iter()
+            .map(|v| v.capacity() * std::mem::size_of::<Entry>())
+            .sum()
     }
 }
 
-/// Shreds the value at index `i` of `c` (or a null, `None`) of `shape` into its leaves, at
-/// repetition level `rep` under a parent defined at `parent_def`.
-pub(crate) fn shred(
+/// Shreds field `field` of rows `first..` of the batch (rows `starts[i]..ends[i]` of `batch`,
+/// each checked to hold the fixed part of `num_fields` fields) into the leaves of `shape`.
+/// Callers pass a few rows at a time: each node reads them once per child, from cache.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shred_rows(
     shape: &Shape,
-    value: Option<(&Container, usize)>,
-    rep: i16,
-    parent_def: i16,
+    field: usize,
+    num_fields: usize,
+    batch: &[u8],
+    first: usize,
+    starts: &[usize],
+    ends: &[i32],
     leaves: &mut [LeafBuf],
-    row: usize,
+    scratch: &mut Scratch,
 ) -> Result<()> {
-    let Some((c, i)) = value.filter(|(c, i)| !c.is_null(*i)) else {
-        for l in &mut leaves[shape.leaves()] {
-            l.level(rep, parent_def);
+    let mut entries = scratch.take();
+    {
+        let name = &leaves[shape.first_leaf()].name;
+        for (i, (&at, &end)) in starts.iter().zip(ends).enumerate() {
+            let r = first + i;
+            let row = Container::row(batch, at, end as usize - at, num_fields, name, r)?;
+            entries.push(row.entry(field, shape, 0, 0, name, r as u32)?);
         }
-        return Ok(());
-    };
+    }
+    shred(shape, &entries, batch, leaves, scratch)?;
+    scratch.give(entries);
+    Ok(())
+}
+
+/// Shreds `entries`, every occurrence of a node of `shape` in the batch in record order, into
+/// the levels and values of its leaves: a node at a time, so that each leaf's values are read
+/// in one loop of their type.
+fn shred(
+    shape: &Shape,
+    entries: &[Entry],
+    batch: &[u8],
+    leaves: &mut [LeafBuf],
+    scratch: &mut Scratch,
+) -> Result<()> {
     match shape {
-        Shape::Leaf { leaf, def, .. } => {
-            let l = &mut leaves[*leaf];
-            l.value(c, i, row)?;
-            l.level(rep, *def);
-        }
+        Shape::Leaf { leaf, def, .. } => leaves[*leaf].fill(*def, entries, batch),
         Shape::Struct { def, fields, .. } => {
-            let name = &leaves[shape.leaves().start].name;
-            let bytes = c.var(i, name, row)?;
-            let s = Container::row(bytes, fields.len(), name, row)?;
-            for (f, field) in fields.iter().enumerate() {
-                shred_child(field, &s, f, rep, *def, leaves, row)?;
+            // Each struct's fixed part is checked once; its fields are then read freely.
+            let n = fields.len();
+            let slots_at = n.div_ceil(64) * 8;
+            {
+                let column = &leaves[shape.first_leaf()].name;
+                for e in entries.iter().filter(|e| e.at != ABSENT) {
+                    Container::row(
+                        batch,
+                        e.at as usize,
+                        e.len as usize,
+                        n,
+                        column,
+                        e.row as usize,
+                    )?;
+                }
             }
+            let mut children = scratch.take();
+            for (f, field) in fields.iter().enumerate() {
+                if let Shape::Leaf {
+                    leaf,
+                    def: leaf_def,
+                    ..
+                } = field
+                {
+                    let slots = StructSlots {
+                        field: f,
+                        slots_at,
+                        null_def: *def,
+                        def: *leaf_def,
+                    };
+                    if leaves[*leaf].fill_struct_field(entries, batch, slots) {
+                        continue;
+                    }
+                }
+                children.clear();
+                let column = &leaves[field.first_leaf()].name;
+                let var = field.is_var();
+                for e in entries {
+                    children.push(if e.at == ABSENT {
+                        *e
+                    } else if batch[e.at as usize + f / 8] >> (f % 8) & 1 == 1 {
+                        Entry::absent(e.rep, *def, e.row)
+                    } else {
+                        let slot = e.at as usize + slots_at + 8 * f;
+                        slot_entry(batch, slot, 8, var, e, column)?
+                    });
+                }
+                shred(field, &children, batch, leaves, scratch)?;
+            }
+            scratch.give(children);
+            Ok(())
         }
         Shape::List {
             def,
@@ -540,24 +789,50 @@ pub(crate) fn shred(
             element,
             ..
         } => {
-            let name = &leaves[shape.leaves().start].name;
-            let a = Container::array(c.var(i, name, row)?, element.element_size(), name, row)?;
-            if a.n == 0 {
-                for l in &mut leaves[shape.leaves()] {
-                    l.level(rep, *def);
+            let mut children = scratch.take();
+            {
+                let column = &leaves[shape.first_leaf()].name;
+                let size = element.element_size();
+                let var = element.is_var();
+                for e in entries {
+                    if e.at == ABSENT {
+                        children.push(*e);
+                        continue;
+                    }
+                    let (at, len, r) = (e.at as usize, e.len as usize, e.row);
+                    let a = Container::array(batch, at, len, size, column, r as usize)?;
+                    if a.n == 0 {
+                        children.push(Entry::absent(e.rep, *def, r));
+                    }
+                    for i in 0..a.n {
+                        let rep = if i == 0 { e.rep } else { *element_rep };
+                        if a.is_null(i) {
+                            if *element_parent_def == *def {
+                                return Err(row_error(
+                                    column,
+                                    r as usize,
+                                    "a null element in a list whose elements are required".into(),
+                                ));
+                            }
+                            children.push(Entry::absent(rep, *element_parent_def, r));
+                        } else if var {
+                            children.push(a.present(i, element, rep, column, r)?);
+                        } else {
+                            // A fixed-width element: its slot, in the array checked above.
+                            children.push(Entry {
+                                rep,
+                                def: 0,
+                                row: r,
+                                at: (at + a.slots_at + i * size) as u32,
+                                len: size as u32,
+                            });
+                        }
+                    }
                 }
             }
-            for e in 0..a.n {
-                let r = if e == 0 { rep } else { *element_rep };
-                if *element_parent_def == *def && a.is_null(e) {
-                    return Err(row_error(
-                        &leaves[shape.leaves().start].name,
-                        row,
-                        "a null element in a list whose elements are required".into(),
-                    ));
-                }
-                shred_child(element, &a, e, r, *element_parent_def, leaves, row)?;
-            }
+            let done = shred(element, &children, batch, leaves, scratch);
+            scratch.give(children);
+            done
         }
         Shape::Map {
             def,
@@ -566,54 +841,69 @@ pub(crate) fn shred(
             value,
             ..
         } => {
-            let (keys, values) = {
-                let name = &leaves[shape.leaves().start].name;
-                let bytes = c.var(i, name, row)?;
-                if bytes.len() < 8 {
-                    return Err(row_error(name, row, "map lacks its key array size".into()));
-                }
-                let key_size = i64::from_le_bytes(bytes[..8].try_into().unwrap());
-                let keys_end = usize::try_from(key_size)
-                    .ok()
-                    .and_then(|k| k.checked_add(8))
-                    .filter(|&e| e <= bytes.len())
-                    .ok_or_else(|| {
-                        row_error(
-                            name,
-                            row,
-                            format!("map key array size {key_size} is not valid"),
-                        )
-                    })?;
-                let keys = Container::array(&bytes[8..keys_end], key.element_size(), name, row)?;
-                let values = Container::array(&bytes[keys_end..], value.element_size(), name, row)?;
-                if keys.n != values.n {
-                    return Err(row_error(
-                        name,
-                        row,
-                        format!("map of {} keys and {} values", keys.n, values.n),
-                    ));
-                }
-                (keys, values)
-            };
-            if keys.n == 0 {
-                for l in &mut leaves[shape.leaves()] {
-                    l.level(rep, *def);
+            let (mut keys, mut values) = (scratch.take(), scratch.take());
+            {
+                let column = &leaves[shape.first_leaf()].name;
+                // Entries are defined one level below the map (the repeated key_value group).
+                let entry_def = def + 1;
+                for e in entries {
+                    if e.at == ABSENT {
+                        keys.push(*e);
+                        values.push(*e);
+                        continue;
+                    }
+                    let (at, len, r) = (e.at as usize, e.len as usize, e.row);
+                    let bad = |m: String| row_error(column, r as usize, m);
+                    if len < 8 {
+                        return Err(bad("map lacks its key array size".into()));
+                    }
+                    let key_size = i64::from_le_bytes(batch[at..at + 8].try_into().unwrap());
+                    let key_len = usize::try_from(key_size)
+                        .ok()
+                        .filter(|&k| k <= len - 8)
+                        .ok_or_else(|| {
+                            bad(format!("map key array size {key_size} is not valid"))
+                        })?;
+                    let ks = Container::array(
+                        batch,
+                        at + 8,
+                        key_len,
+                        key.element_size(),
+                        column,
+                        r as usize,
+                    )?;
+                    let vs = Container::array(
+                        batch,
+                        at + 8 + key_len,
+                        len - 8 - key_len,
+                        value.element_size(),
+                        column,
+                        r as usize,
+                    )?;
+                    if ks.n != vs.n {
+                        return Err(bad(format!("map of {} keys and {} values", ks.n, vs.n)));
+                    }
+                    if ks.n == 0 {
+                        keys.push(Entry::absent(e.rep, *def, r));
+                        values.push(Entry::absent(e.rep, *def, r));
+                    }
+                    for i in 0..ks.n {
+                        let rep = if i == 0 { e.rep } else { *entry_rep };
+                        if ks.is_null(i) {
+                            return Err(bad("a null map key".into()));
+                        }
+                        keys.push(ks.present(i, key, rep, column, r)?);
+                        values.push(vs.entry(i, value, rep, entry_def, column, r)?);
+                    }
                 }
             }
-            // Entries are defined one level below the map (the repeated key_value group).
-            let entry_def = def + 1;
-            for e in 0..keys.n {
-                let r = if e == 0 { rep } else { *entry_rep };
-                if keys.is_null(e) {
-                    let name = &leaves[shape.leaves().start].name;
-                    return Err(row_error(name, row, "a null map key".into()));
-                }
-                shred_child(key, &keys, e, r, entry_def, leaves, row)?;
-                shred_child(value, &values, e, r, entry_def, leaves, row)?;
-            }
+            let done = shred(key, &keys, batch, leaves, scratch)
+                .and_then(|()| shred(value, &values, batch, leaves, scratch));
+            scratch.give(keys);
+            scratch.give(values);
+            done
         }
     }
-    Ok(())
 }
 
 #[cold]

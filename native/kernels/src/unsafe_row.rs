@@ -10,7 +10,7 @@
 //! `rows[offsets[i]..offsets[i + 1]]`). Every offset and size is checked against the row it is
 //! read from; a malformed row is an error naming the column and the row.
 
-use crate::nested::{shred, Container, LeafBuf, Shape};
+use crate::nested::{shred_rows, LeafBuf, Scratch, Shape};
 use crate::rebase::{Ancient, Rebase};
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
@@ -307,6 +307,10 @@ thread_local! {
 /// largest one kept (a 4,096-row batch of longs takes 32 KiB; long strings take more, and are
 /// freed). Memory they hold is at most 256 MiB a thread and in practice a batch's.
 const MAX_POOLED: usize = 1024;
+
+/// Rows whose nested values are shredded together: few enough that a node's values stay in
+/// cache while each of its children is read from them.
+const NESTED_ROWS: usize = 16;
 const MAX_POOLED_BYTES: usize = 256 << 10;
 
 /// Turns UnsafeRow batches of one schema into writer batches.
@@ -322,6 +326,8 @@ pub struct RowTransposer {
     /// Nested fields: position in the row and shape; their leaves' buffers.
     nested: Vec<(usize, Shape)>,
     leaves: Vec<LeafBuf>,
+    /// The nested shredder's entry lists.
+    scratch: Scratch,
     out: Vec<Out>,
     /// Start of each row of the current batch, checked.
     starts: Vec<usize>,
@@ -344,6 +350,7 @@ impl RowTransposer {
             num_fields: n,
             nested: Vec::new(),
             leaves: Vec::new(),
+            scratch: Scratch::default(),
             out: (0..n).map(Out::Flat).collect(),
             starts: Vec::new(),
             null_columns: Vec::new(),
@@ -487,6 +494,7 @@ impl RowTransposer {
                 .iter()
                 .map(LeafBuf::capacity_bytes)
                 .sum::<usize>()
+            + self.scratch.capacity_bytes()
     }
 
     /// Reads `offsets.len() - 1` rows from `rows` into the column buffers and returns the batch
@@ -677,15 +685,24 @@ impl RowTransposer {
                 col.has_null |= valid != full;
             }
         }
-        // Nested fields, row by row: each value shredded into its leaves' levels and values.
+        // Nested fields, a field at a time: each value shredded into its leaves' levels and values.
         for l in &mut self.leaves {
             l.clear();
         }
-        for (r, &at) in self.starts.iter().enumerate() {
-            let end = offsets[r + 1] as usize;
+        for first in (0..n).step_by(NESTED_ROWS) {
+            let last = n.min(first + NESTED_ROWS);
             for (field, shape) in &self.nested {
-                let row = Container::row(&rows[at..end], nf, "", r)?;
-                shred(shape, Some((&row, *field)), 0, 0, &mut self.leaves, r)?;
+                shred_rows(
+                    shape,
+                    *field,
+                    nf,
+                    rows,
+                    first,
+                    &self.starts[first..last],
+                    &offsets[first + 1..last + 1],
+                    &mut self.leaves,
+                    &mut self.scratch,
+                )?;
             }
         }
         if self.rebases != Rebases::default() {
