@@ -251,29 +251,43 @@ fn validate_levels(
             ),
         ));
     }
+    // The bounds first, over each slice on its own (loops the compiler vectorizes); the
+    // entry at fault is looked for only when they fail.
+    let within = |l: &[i16], max: i16| {
+        l.iter().copied().min().unwrap_or(0) >= 0 && l.iter().copied().max().unwrap_or(0) <= max
+    };
+    if !within(def, column.max_def) || !within(rep, column.max_rep) {
+        let (i, (d, r)) = def
+            .iter()
+            .zip(rep)
+            .enumerate()
+            .find(|(_, (&d, &r))| {
+                !(0..=column.max_def).contains(&d) || !(0..=column.max_rep).contains(&r)
+            })
+            .expect("a level out of bounds");
+        return Err(Error::input(
+            name,
+            format!(
+                "levels (definition {d}, repetition {r}) at entry {i} are outside 0..={} and 0..={}",
+                column.max_def, column.max_rep
+            ),
+        ));
+    }
+    if let Some(&r) = rep.first().filter(|&&r| r != 0) {
+        return Err(Error::input(
+            name,
+            format!("the first entry has repetition level {r}, not 0"),
+        ));
+    }
     let mut starts = RecordStarts {
         levels: Vec::with_capacity(n + 1),
         values: Vec::with_capacity(n + 1),
     };
     let mut values = 0;
     for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
-        if !(0..=column.max_def).contains(&d) || !(0..=column.max_rep).contains(&r) {
-            return Err(Error::input(
-                name,
-                format!(
-                    "levels (definition {d}, repetition {r}) at entry {i} are outside 0..={} and 0..={}",
-                    column.max_def, column.max_rep
-                ),
-            ));
-        }
         if r == 0 {
             starts.levels.push(i);
             starts.values.push(values);
-        } else if i == 0 {
-            return Err(Error::input(
-                name,
-                format!("the first entry has repetition level {r}, not 0"),
-            ));
         }
         values += (d == column.max_def) as usize;
     }

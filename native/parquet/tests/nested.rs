@@ -200,8 +200,15 @@ fn malformed_levels_are_rejected_naming_the_column() {
     let mut out = Vec::new();
     let mut w = FileWriter::new(&mut out, schema, WriterOptions::default()).unwrap();
     let vals = [1i32, 2];
-    let cases: [Case; 6] = [
+    let cases: [Case; 7] = [
         (&[3, 4], &[0, 0], &vals, 2, "outside 0..=3"),
+        (
+            &[3, -1],
+            &[0, 0],
+            &vals,
+            2,
+            "(definition -1, repetition 0) at entry 1",
+        ),
         (
             &[3, 3],
             &[1, 0],
