@@ -666,13 +666,28 @@ fn put_level_runs(enc: &mut RleEncoder, levels: &[i16], max: i16) {
     let mut i = 0;
     while i < levels.len() {
         let v = levels[i];
-        let mut j = i + 1;
-        while j < levels.len() && levels[j] == v {
-            j += 1;
-        }
-        enc.put_run(v as u32, j - i);
-        i = j;
+        let n = run_len(&levels[i..], v);
+        enc.put_run(v as u32, n);
+        i += n;
     }
+}
+
+/// How many of `levels` from the first equal `v`: 16 at a time (a test the compiler vectorizes)
+/// while whole blocks do, which is most of the time for definition levels.
+fn run_len(levels: &[i16], v: i16) -> usize {
+    let mut blocks = levels.chunks_exact(16);
+    let mut n = 0;
+    for block in &mut blocks {
+        if !block.iter().fold(true, |all, &l| all & (l == v)) {
+            return n + block
+                .iter()
+                .position(|&l| l != v)
+                .expect("a different level");
+        }
+        n += 16;
+    }
+    let rest = blocks.remainder();
+    n + rest.iter().position(|&l| l != v).unwrap_or(rest.len())
 }
 
 /// Builds the chunk writer of a column.
@@ -698,4 +713,20 @@ pub(crate) fn new_chunk_writer(
         }
         PhysicalType::Int96 => Box::new(BinaryWriter::new(core, opts, dict, Some(12), false)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_len;
+
+    #[test]
+    fn runs_are_measured_across_and_within_blocks() {
+        for len in [1, 15, 16, 17, 31, 32, 33, 40] {
+            for run in 1..=len {
+                let levels: Vec<i16> = (0..len).map(|i| if i < run { 2 } else { 1 }).collect();
+                assert_eq!(run_len(&levels, 2), run, "run {run} of {len}");
+            }
+        }
+        assert_eq!(run_len(&[], 0), 0);
+    }
 }
