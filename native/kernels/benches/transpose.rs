@@ -1,6 +1,7 @@
 //! The row kernel alone: UnsafeRow batches of TPC-DS `store_sales`' shape (9 INT keys, a
 //! BIGINT ticket, an INT quantity and 12 DECIMAL(7,2) amounts, about 4.5% nulls, 192-byte
-//! rows) to columns, 4,096 rows a batch as the JVM side sends them; and nested rows of the
+//! rows) to columns, 4,096 rows a batch as the JVM side sends them, and 144 rows into a new
+//! transposer each time (a partitioned write's file, sharing its buffers); and nested rows of the
 //! Spark benchmark's `nested` table (a ticket: a BIGINT, its lines an
 //! `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements, a 3-entry `map<string,int>`),
 //! shredded into levels and values, with the cost per leaf value.
@@ -67,6 +68,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let batch = transposer.transpose(&data, &offsets).expect("valid rows");
             std::hint::black_box(batch.num_rows)
+        })
+    });
+    // A partitioned write: a file (transposer) per partition, small batches, buffers shared.
+    let few = &offsets[..145];
+    g.throughput(Throughput::Elements(144));
+    g.bench_function("store_sales 144 rows, a file each", |b| {
+        b.iter(|| {
+            let names = (0..23).map(|i| format!("c{i}")).collect();
+            let mut t = RowTransposer::new(names, store_sales_types()).sharing_buffers();
+            let n = t.transpose(&data, few).expect("valid rows").num_rows;
+            t.release_buffers();
+            std::hint::black_box(n)
         })
     });
     g.finish();

@@ -506,6 +506,8 @@ impl RowTransposer {
         let fixed = bitset + 8 * nf;
         // Every row is checked once here; the column loops below then read its fixed part freely.
         self.starts.clear();
+        // A partitioned write's transposer is new for each file: one allocation, not a growth.
+        self.starts.reserve(n);
         for r in 0..n {
             let (start, end) = (offsets[r], offsets[r + 1]);
             let first = self
