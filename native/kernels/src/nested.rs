@@ -970,6 +970,17 @@ mod tests {
     }
 
     #[test]
+    fn scratch_counts_its_entry_lists_at_their_capacity() {
+        let mut s = Scratch::default();
+        let mut v = s.take();
+        v.reserve_exact(10);
+        let cap = v.capacity();
+        s.give(v);
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(s.capacity_bytes(), cap * 16);
+    }
+
+    #[test]
     fn capacity_counts_every_buffer_at_its_element_size() {
         use std::mem::size_of;
         let mut l = LeafBuf::new("c".into(), SparkType::Int);

@@ -1533,6 +1533,42 @@ mod tests {
                 "{e}"
             );
         }
+        // A key array one byte longer than its map leaves room for.
+        let mut over = map(&["x"], &[Some(1)]);
+        let size = over.len() as u64 - 8 + 1;
+        over[..8].copy_from_slice(&size.to_le_bytes());
+        let row = RowBuilder::new(2).null(0).var(1, &over);
+        let (data, offsets) = batch(&[row.buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(e.contains(&format!("map key array size {size}")), "{e}");
+        // A value array counting more values than the rest of its map holds (the row's other
+        // field follows the map, so the bytes after it are in the row).
+        let mut short_values = map(&["x"], &[Some(1)]);
+        let keys_end = 8 + u64::from_le_bytes(short_values[..8].try_into().unwrap()) as usize;
+        short_values[keys_end..keys_end + 8].copy_from_slice(&3u64.to_le_bytes());
+        let row = RowBuilder::new(2)
+            .var(1, &short_values)
+            .var(0, &int_array(&[Some(1); 8]));
+        let (data, offsets) = batch(&[row.buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(
+            e.contains("array of 3 elements needs 28 bytes, has 24"),
+            "{e}"
+        );
+        // The second row's array starts right after that row: inside the batch, past its row.
+        let good = RowBuilder::new(2)
+            .var(0, &int_array(&[Some(1)]))
+            .var(1, &good_map);
+        let len = good.buf.len() as u64;
+        let past = RowBuilder::new(2).var(1, &good_map);
+        let past_len = past.buf.len() as u64;
+        let past = past.fixed(0, past_len << 32 | 8);
+        let (data, offsets) = batch(&[good.buf, past.buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        assert!(
+            e.contains("UnsafeRow 1 of the batch") && e.contains("runs past"),
+            "{e} (rows of {len} and {past_len} bytes)"
+        );
     }
 
     /// UnsafeArrayData of variable-length elements (offsets from the array's start).
@@ -1710,6 +1746,13 @@ mod tests {
         let (data, offsets) = batch(&[row.buf]);
         t.transpose(&data, &offsets).unwrap();
         assert!(t.buffered_bytes() >= held + 100 * (4 + 2 + 2));
+        // And the shredder's entry lists.
+        let leaves: usize = t.leaves.iter().map(LeafBuf::capacity_bytes).sum();
+        assert!(t.scratch.capacity_bytes() >= 100 * 16);
+        assert_eq!(
+            t.buffered_bytes(),
+            held + leaves + t.scratch.capacity_bytes()
+        );
     }
 
     #[test]

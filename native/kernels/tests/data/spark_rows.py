@@ -72,6 +72,16 @@ def main():
             StructField("t", ArrayType(TimestampType(), True)),
             StructField("bin", ArrayType(BinaryType(), True)),
             StructField("sh", MapType(ShortType(), DecimalType(38, 0), True))])),
+        # Lines of numeric fields after a boolean, then an array and a wide decimal as fields 10
+        # and 11 (null bits past the first byte): each struct field at its own slot and null bit.
+        StructField("lines", ArrayType(StructType([
+            StructField("bo", BooleanType()), StructField("by", ByteType()),
+            StructField("sh", ShortType()), StructField("i", IntegerType()),
+            StructField("dt", DateType()), StructField("d7", DecimalType(7, 2)),
+            StructField("l", LongType()), StructField("d15", DecimalType(15, 2)),
+            StructField("f", FloatType()), StructField("db", DoubleType()),
+            StructField("tags", ArrayType(IntegerType(), True)),
+            StructField("d30", DecimalType(30, 6))]), True)),
     ])
 
     def row(i):
@@ -96,6 +106,14 @@ def main():
                            maybe(arr(ts)), maybe(arr(lambda: rnd.randbytes(rnd.randrange(6)))),
                            maybe(lambda: {k: maybe(dec(38, 0)) for k in rnd.sample(
                                range(-300, 300), rnd.randrange(4))}))),
+            maybe(arr(lambda: (
+                maybe(lambda: rnd.random() < 0.5), maybe(lambda: rnd.randrange(-128, 128)),
+                maybe(lambda: rnd.randrange(-2 ** 15, 2 ** 15)),
+                maybe(lambda: rnd.randrange(-2 ** 31, 2 ** 31)), maybe(day), maybe(dec(7, 2)),
+                maybe(lambda: rnd.randrange(-2 ** 63, 2 ** 63)), maybe(dec(15, 2)),
+                maybe(lambda: rnd.uniform(-1e6, 1e6)), maybe(lambda: rnd.uniform(-1e300, 1e300)),
+                maybe(arr(lambda: rnd.randrange(-100, 100))), maybe(dec(30, 6)),
+            ), 12)),
         )
 
     spark = (SparkSession.builder.master("local[1]")
