@@ -309,10 +309,10 @@ impl LeafBuf {
     /// nothing appended, for the other types.
     fn fill_struct_field(&mut self, entries: &[Entry], batch: &[u8], s: StructSlots) -> bool {
         let (byte, bit, slot) = (s.field / 8, s.field % 8, s.slots_at + 8 * s.field);
-        self.rep.extend(entries.iter().map(|e| e.rep));
-        self.def.reserve(entries.len());
         macro_rules! each {
             ($values:ident, $value:expr) => {{
+                self.rep.extend(entries.iter().map(|e| e.rep));
+                self.def.reserve(entries.len());
                 self.$values.reserve(entries.len());
                 for e in entries {
                     let d = if e.at == ABSENT {
@@ -345,10 +345,7 @@ impl LeafBuf {
             SparkType::Decimal { precision } if precision <= 18 => each!(i64s, |w: u64| w as i64),
             SparkType::Float => each!(f32s, |w: u64| f32::from_bits(w as u32)),
             SparkType::Double => each!(f64s, f64::from_bits),
-            _ => {
-                self.rep.truncate(self.rep.len() - entries.len());
-                return false;
-            }
+            _ => return false,
         }
         true
     }
@@ -363,7 +360,7 @@ impl LeafBuf {
                 .iter()
                 .map(|e| if e.at == ABSENT { e.def } else { def }),
         );
-        // One loop per type: the type is matched once a batch, not once a value.
+        // One loop per type: the type is matched once a call, not once a value.
         let present = entries.iter().filter(|e| e.at != ABSENT);
         let at = |e: &Entry| e.at as usize;
         match self.ty {

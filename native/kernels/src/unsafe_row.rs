@@ -687,7 +687,7 @@ impl RowTransposer {
                 col.has_null |= valid != full;
             }
         }
-        // Nested fields, a field at a time: each value shredded into its leaves' levels and values.
+        // Nested fields, 16 rows and a field at a time: each value shredded into its leaves.
         for l in &mut self.leaves {
             l.clear();
         }
