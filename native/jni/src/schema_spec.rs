@@ -9,7 +9,8 @@
 //! * physical (leaves): parquet.thrift `Type` ids; `type length` is the FIXED_LEN_BYTE_ARRAY width.
 //! * logical: for leaves [`LOGICAL_NONE`], STRING, INT (bit width `a`), DATE, DECIMAL
 //!   (precision `a`, scale `b`), TIMESTAMP and TIME (unit `a`: millis or micros, adjusted to
-//!   UTC `b != 0`), UNKNOWN (always null); for groups none, LIST, MAP, MAP_KEY_VALUE.
+//!   UTC `b != 0`), UNKNOWN (always null); for groups none, LIST, MAP, MAP_KEY_VALUE, VARIANT
+//!   (specification version `a`).
 //!
 //! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
@@ -50,6 +51,7 @@ pub const LOGICAL_UNKNOWN: i32 = 7;
 pub const LOGICAL_LIST: i32 = 10;
 pub const LOGICAL_MAP: i32 = 11;
 pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
+pub const LOGICAL_VARIANT: i32 = 13;
 
 pub const UNIT_MILLIS: i32 = 0;
 pub const UNIT_MICROS: i32 = 1;
@@ -90,6 +92,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_LIST", LOGICAL_LIST),
     ("LOGICAL_MAP", LOGICAL_MAP),
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
+    ("LOGICAL_VARIANT", LOGICAL_VARIANT),
     ("UNIT_MILLIS", UNIT_MILLIS),
     ("UNIT_MICROS", UNIT_MICROS),
     ("REBASE_CORRECTED", REBASE_CORRECTED),
@@ -173,6 +176,10 @@ fn node<'a>(
                 LOGICAL_LIST => Some(GroupType::List),
                 LOGICAL_MAP => Some(GroupType::Map),
                 LOGICAL_MAP_KEY_VALUE => Some(GroupType::MapKeyValue),
+                LOGICAL_VARIANT => Some(GroupType::Variant {
+                    spec_version: i8::try_from(s[6])
+                        .map_err(|_| bad(format!("Variant specification version {}", s[6])))?,
+                }),
                 l => return Err(bad(format!("unknown group annotation code {l}"))),
             };
             let n = usize::try_from(s[2])

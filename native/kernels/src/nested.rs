@@ -92,7 +92,9 @@ impl Shape {
                 })
             }
             Node::Group(g) => match g.annotation {
-                None => {
+                // A Variant's group holds its value and metadata (and any shredded values) as
+                // fields of a struct, which is how its rows hold it too.
+                None | Some(GroupType::Variant { .. }) => {
                     let fields = g
                         .children
                         .iter()

@@ -223,14 +223,21 @@ fn write_group(w: &mut CompactWriter, g: &Group) {
     w.i32_field(3, g.repetition.thrift_id());
     w.binary_field(4, g.name.as_bytes());
     w.i32_field(5, g.children.len() as i32);
-    if let Some(a) = g.annotation {
-        w.i32_field(6, a.converted_type());
+    if let Some(ct) = g.annotation.and_then(GroupType::converted_type) {
+        w.i32_field(6, ct);
     }
     if let Some(id) = g.field_id {
         w.i32_field(9, id);
     }
     // parquet-java writes LIST and MAP as logical types too; MAP_KEY_VALUE has none.
     match g.annotation {
+        Some(GroupType::Variant { spec_version }) => {
+            w.struct_field_begin(10);
+            w.struct_field_begin(16);
+            w.i8_field(1, spec_version);
+            w.struct_end();
+            w.struct_end();
+        }
         Some(GroupType::Map) => {
             w.struct_field_begin(10);
             w.empty_struct_field(2);

@@ -273,14 +273,21 @@ pub enum GroupType {
     Map,
     /// The legacy annotation of a map's repeated key/value group.
     MapKeyValue,
+    /// A Variant's group (its `value` and `metadata`, shredded or not), with the version of the
+    /// Variant specification it follows.
+    Variant {
+        spec_version: i8,
+    },
 }
 
 impl GroupType {
-    pub(crate) fn converted_type(self) -> i32 {
+    /// parquet.thrift's `ConvertedType`; a Variant has none.
+    pub(crate) fn converted_type(self) -> Option<i32> {
         match self {
-            GroupType::Map => 1,
-            GroupType::MapKeyValue => 2,
-            GroupType::List => 3,
+            GroupType::Map => Some(1),
+            GroupType::MapKeyValue => Some(2),
+            GroupType::List => Some(3),
+            GroupType::Variant { .. } => None,
         }
     }
 
@@ -289,6 +296,7 @@ impl GroupType {
             GroupType::List => "LIST",
             GroupType::Map => "MAP",
             GroupType::MapKeyValue => "MAP_KEY_VALUE",
+            GroupType::Variant { .. } => "VARIANT",
         }
     }
 }

@@ -69,7 +69,9 @@ public final class ParquetSchema {
   public enum GroupType {
     LIST(SchemaCodes.LOGICAL_LIST),
     MAP(SchemaCodes.LOGICAL_MAP),
-    MAP_KEY_VALUE(SchemaCodes.LOGICAL_MAP_KEY_VALUE);
+    MAP_KEY_VALUE(SchemaCodes.LOGICAL_MAP_KEY_VALUE),
+    /** A Variant's group, of version 1 of the Variant specification (the only one). */
+    VARIANT(SchemaCodes.LOGICAL_VARIANT);
 
     final int code;
 
@@ -274,7 +276,8 @@ public final class ParquetSchema {
       spec[i++] = c == null ? 0 : c.width;
       spec[i++] = c == null ? (n.annotation == null ? SchemaCodes.LOGICAL_NONE : n.annotation.code)
           : c.logical;
-      spec[i++] = c == null ? 0 : c.a;
+      // A Variant group's specification version.
+      spec[i++] = c != null ? c.a : n.annotation == GroupType.VARIANT ? 1 : 0;
       spec[i++] = c == null ? 0 : c.b;
       spec[i++] = n.fieldId != null ? 1 : 0;
       spec[i++] = n.fieldId != null ? n.fieldId : 0;

@@ -38,6 +38,7 @@ final class SchemaCodes {
   static final int LOGICAL_LIST = 10;
   static final int LOGICAL_MAP = 11;
   static final int LOGICAL_MAP_KEY_VALUE = 12;
+  static final int LOGICAL_VARIANT = 13;
 
   static final int UNIT_MILLIS = 0;
   static final int UNIT_MICROS = 1;

@@ -32,6 +32,7 @@ class SchemaCodesTest {
         ParquetSchema.PhysicalType.FIXED_LEN_BYTE_ARRAY.code);
     assertEquals(SchemaCodes.REPETITION_REPEATED, ParquetSchema.Repetition.REPEATED.code);
     assertEquals(SchemaCodes.LOGICAL_MAP_KEY_VALUE, ParquetSchema.GroupType.MAP_KEY_VALUE.code);
+    assertEquals(SchemaCodes.LOGICAL_VARIANT, ParquetSchema.GroupType.VARIANT.code);
     assertEquals(SchemaCodes.UNIT_MICROS, ParquetSchema.TimeUnit.MICROS.code);
     assertEquals(SchemaCodes.REBASE_EXCEPTION, ColumnarParquetWriter.RebaseMode.EXCEPTION.code);
   }
