@@ -82,7 +82,8 @@ object SparkParquetLayout {
   private val BloomKeysPerColumn = Seq("parquet.bloom.filter.expected.ndv",
     "parquet.bloom.filter.fpp", "parquet.bloom.filter.candidates.number")
 
-  private val last = new ThreadLocal[(Configuration, StructType, Option[String], SparkParquetLayout)]
+  private val last =
+    new ThreadLocal[(Configuration, StructType, Option[String], Option[StructType], SparkParquetLayout)]
 
   /**
    * The layout of the task's files: the files of one task share its configuration object and
@@ -92,24 +93,32 @@ object SparkParquetLayout {
   def ofTaskFile(
       conf: Configuration,
       dataSchema: StructType,
-      writerVersion: Option[String]): SparkParquetLayout = {
+      writerVersion: Option[String],
+      fileSchema: Option[StructType] = None): SparkParquetLayout = {
     val l = last.get()
-    if (l != null && (l._1 eq conf) && l._2 == dataSchema && l._3 == writerVersion) l._4
+    if (l != null && (l._1 eq conf) && l._2 == dataSchema && l._3 == writerVersion &&
+        l._4 == fileSchema) l._5
     else {
-      val layout = apply(conf, dataSchema, writerVersion)
-      last.set((conf, dataSchema, writerVersion, layout))
+      val layout = apply(conf, dataSchema, writerVersion, fileSchema)
+      last.set((conf, dataSchema, writerVersion, fileSchema, layout))
       layout
     }
   }
 
-  /** `writerVersion`: the `parquet.writer.version` the write asked for (see [[writerOptions]]). */
+  /**
+   * `writerVersion`: the `parquet.writer.version` the write asked for (see [[writerOptions]]).
+   * `fileSchema`: the schema the file is written with, where it is not the data schema: Variant
+   * columns replaced by their shredding structs (as Spark's writer takes it, the footer keeps
+   * the data schema).
+   */
   def apply(
       conf: Configuration,
       dataSchema: StructType,
-      writerVersion: Option[String] = None): SparkParquetLayout = {
+      writerVersion: Option[String] = None,
+      fileSchema: Option[StructType] = None): SparkParquetLayout = {
     val schemaString = conf.get(ROW_SCHEMA_KEY)
     val sparkSchema = if (schemaString != null) SparkWriteShim.parseSchema(schemaString) else dataSchema
-    val messageType = new SparkToParquetSchemaConverter(conf).convert(sparkSchema)
+    val messageType = new SparkToParquetSchemaConverter(conf).convert(fileSchema.getOrElse(sparkSchema))
     val parquetSchema = toParquetSchema(messageType)
     // How rows fill each column follows from the Parquet type Spark chose for it; the native
     // side decides it (timestamps as INT96, micros or millis, decimal widths) once.
@@ -131,7 +140,7 @@ object SparkParquetLayout {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
         BinaryType | _: YearMonthIntervalType | _: DayTimeIntervalType | NullType => None
-    case t if SparkShims.isTime(t) => None
+    case t if SparkShims.isTime(t) || SparkShims.isVariant(t) => None
     case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
     case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
       .find(_ => true)
@@ -152,9 +161,10 @@ object SparkParquetLayout {
     case _ => false
   })
 
-  /** A struct, array or map. */
+  /** A struct, array or map, or a Variant (a group in Parquet). */
   def nested(t: DataType): Boolean = t match {
     case _: StructType | _: ArrayType | _: MapType => true
+    case t if SparkShims.isVariant(t) => true
     case u: UserDefinedType[_] => nested(u.sqlType)
     case _ => false
   }
@@ -185,6 +195,7 @@ object SparkParquetLayout {
         case _: ListLogicalTypeAnnotation => ParquetSchema.GroupType.LIST
         case _: MapLogicalTypeAnnotation => ParquetSchema.GroupType.MAP
         case _: MapKeyValueTypeAnnotation => ParquetSchema.GroupType.MAP_KEY_VALUE
+        case a if SparkShims.variantSpecVersion(a).contains(1) => ParquetSchema.GroupType.VARIANT
         case a => throw new IllegalArgumentException(s"group '$name' annotated $a is not supported")
       }
       b.group(name, repetition(field), annotation)

@@ -1,5 +1,6 @@
 package io.vecruntime.spark
 
+import io.vecruntime.spark.shims.SparkShims
 import org.apache.hadoop.mapreduce.Job
 
 import org.apache.spark.internal.Logging
@@ -39,7 +40,8 @@ class VectorParquetFileFormat(val manyFiles: Boolean, val planned: Option[String
       case _ if !VecRuntimeConf.enabled(conf) => spark
       case None =>
         VecRuntimeConf.validate(conf)
-        new VectorParquetOutputWriterFactory(spark, manyFiles, writerVersion = version)
+        new VectorParquetOutputWriterFactory(spark, manyFiles, writerVersion = version,
+          inferVariantShredding = SparkShims.infersVariantShredding(options, conf))
       case Some(r) =>
         logWarning(s"vecruntime: Spark's writer writes this: $r")
         spark

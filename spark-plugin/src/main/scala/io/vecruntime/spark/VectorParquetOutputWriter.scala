@@ -1,6 +1,7 @@
 package io.vecruntime.spark
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, ParquetSchema, RowBatch, ValueRefusedException, VectorBuffers}
+import io.vecruntime.spark.shims.SparkShims
 import java.io.{ByteArrayOutputStream, OutputStream}
 
 import scala.jdk.CollectionConverters._
@@ -35,7 +36,8 @@ class VectorParquetOutputWriterFactory(
     manyFiles: Boolean,
     metrics: Map[String, SQLMetric] = Map.empty,
     writerVersion: Option[String] = None,
-    wide: Option[WideRows] = None)
+    wide: Option[WideRows] = None,
+    inferVariantShredding: Boolean = false)
   extends OutputWriterFactory {
 
   override def getFileExtension(context: TaskAttemptContext): String =
@@ -45,8 +47,15 @@ class VectorParquetOutputWriterFactory(
       path: String,
       dataSchema: StructType,
       context: TaskAttemptContext): OutputWriter =
-    new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics, writerVersion,
-      wide)
+    if (dataSchema.exists(f => SparkParquetLayout.holds(f.dataType)(SparkShims.isVariant))) {
+      // Rows go through Spark's Variant shredding first, then to the native file (data only).
+      SparkShims.variantFile(path, dataSchema, context.getConfiguration, inferVariantShredding,
+        wide, fileSchema => new VectorParquetOutputWriter(path, dataSchema, context, manyFiles,
+          metrics, writerVersion, wide = None, fileSchema = Some(fileSchema)))
+    } else {
+      new VectorParquetOutputWriter(path, dataSchema, context, manyFiles, metrics, writerVersion,
+        wide)
+    }
 }
 
 /**
@@ -66,11 +75,12 @@ class VectorParquetOutputWriter(
     manyFiles: Boolean = false,
     metrics: Map[String, SQLMetric] = Map.empty,
     writerVersion: Option[String] = None,
-    wide: Option[WideRows] = None)
+    wide: Option[WideRows] = None,
+    fileSchema: Option[StructType] = None)
   extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
-  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema, writerVersion)
+  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema, writerVersion, fileSchema)
   // Checked when the write was planned (VecRuntimeConf.validate).
   private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.DefaultBatchRows)
   private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.DefaultBatchBytes)
@@ -114,7 +124,8 @@ class VectorParquetOutputWriter(
     writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
     wide match {
       case Some(w) => writer.configureRows(w.schema.length, w.positions, manyFiles)
-      case None => writer.configureRows(dataSchema.length, null, manyFiles)
+      // (A file schema a test forces may hold fewer columns: Spark's writer writes those.)
+      case None => writer.configureRows(fileSchema.getOrElse(dataSchema).length, null, manyFiles)
     }
     layout.rebase.configure(writer)
     batch = new RowBatch(batchRows, initialBatchBytes)

@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.types.{StructField, StructType}
 
-import io.vecruntime.spark.shims.WriteFilesNode
+import io.vecruntime.spark.shims.{SparkShims, WriteFilesNode}
 
 /**
  * Writes the child's rows to Parquet through the native writer: one `WriteTaskResult` per
@@ -58,7 +58,8 @@ case class VectorWriteFilesExec(
         positions))
     }
     val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
-      manyFiles = dynamic, metrics, writerVersion, wide)
+      manyFiles = dynamic, metrics, writerVersion, wide,
+      SparkShims.infersVariantShredding(options, session.sessionState.conf))
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
     val rows = if (columnarInput) {

@@ -20,7 +20,7 @@ import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, Pa
 import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
 import org.apache.spark.sql.types._
 
-import io.vecruntime.spark.shims.{ParquetJavaShims, WriteFilesNode}
+import io.vecruntime.spark.shims.{ParquetJavaShims, SparkShims, WriteFilesNode}
 
 /**
  * Replaces `WriteFilesExec` by [[VectorWriteFilesExec]] for the Parquet writes vecruntime takes;
@@ -53,10 +53,13 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
         if (reason.isEmpty) VecRuntimeConf.validate(conf)
         reason match {
           case None if w.partitionColumns.nonEmpty || w.bucketSpec.isDefined =>
-            // A file open per partition and bucket instead of Spark's sort for its writer.
+            // A file open per partition and bucket instead of Spark's sort for its writer;
+            // a file with Variant columns buffers its first rows as Spark's writer's does
+            // (VariantFile), so those are written one at a time after Spark's sort.
+            val variant = w.child.output.exists(a => SparkParquetLayout.holds(a.dataType)(SparkShims.isVariant))
             val (input, openFiles) = writerOnlySort(w) match {
-              case Some(sortInput) => (sortInput, true)
-              case None => (w.child, false)
+              case Some(sortInput) if !variant => (sortInput, true)
+              case _ => (w.child, false)
             }
             VectorWriteFilesExec(WriteFilesNode.childFor(w, input), w.fileFormat,
               w.partitionColumns, w.bucketSpec, w.options, w.staticPartitions,

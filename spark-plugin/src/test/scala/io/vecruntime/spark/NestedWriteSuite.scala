@@ -92,27 +92,6 @@ class NestedWriteSuite extends VecRuntimeSparkSession {
   def frame(n: Int, seed: Int, huge: Int = -1, slices: Int = 2): DataFrame =
     spark.createDataFrame(spark.sparkContext.parallelize(rows(n, seed, huge), slices), schema)
 
-  /** Per leaf of each data file: value count and statistics, ours against Spark's. */
-  def assertSameLeafStatistics(ours: String, theirs: String): Unit = {
-    dataFiles(ours).zip(dataFiles(theirs)).foreach { case (o, t) =>
-      def leaves(f: File) = footer(f).getBlocks.asScala.flatMap(_.getColumns.asScala)
-        .groupBy(_.getPath.toDotString).map { case (path, chunks) =>
-          path -> (chunks.map(_.getValueCount).sum, chunks.map(_.getStatistics.getNumNulls).sum,
-            chunks.map(c => Option(c.getStatistics).filter(_.hasNonNullValue)
-              .map(s => (s.minAsString, s.maxAsString))))
-        }
-      val (lo, lt) = (leaves(o), leaves(t))
-      assert(lo.keySet == lt.keySet)
-      lt.foreach { case (path, (values, nulls, minMax)) =>
-        assert(lo(path)._1 == values, s"$path: value count")
-        assert(lo(path)._2 == nulls, s"$path: null count")
-        if (footer(o).getBlocks.size == 1 && footer(t).getBlocks.size == 1) {
-          assert(lo(path)._3 == minMax, s"$path: min and max")
-        }
-      }
-    }
-  }
-
   test("structs, arrays and maps at any depth, nulls and empties at every level") {
     val source = frame(3000, 1)
     val (ours, theirs) = compareWriters("nested")(source)

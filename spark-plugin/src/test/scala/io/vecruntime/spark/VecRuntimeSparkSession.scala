@@ -152,16 +152,19 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     def rows(f: File) = footer(f).getBlocks.asScala.map(_.getRowCount).sum
     assert(of.map(f => normalized(f) -> rows(f)).sorted == tf.map(f => normalized(f) -> rows(f)).sorted,
       "files and their row counts")
-    val ft = footer(tf.head)
+    // File for file: a file's schema can be its own (Variant shredding is inferred per file).
+    val theirsByName = tf.map(f => normalized(f) -> f).toMap
     of.foreach { o =>
       val fo = footer(o)
-      assert(fo.getFileMetaData.getSchema == ft.getFileMetaData.getSchema, "Parquet schema")
+      val ft = footer(theirsByName(normalized(o)))
+      assert(fo.getFileMetaData.getSchema == ft.getFileMetaData.getSchema, s"Parquet schema of $o")
       assert(fo.getFileMetaData.getKeyValueMetaData == ft.getFileMetaData.getKeyValueMetaData,
         "footer key/value metadata")
       assert(fo.getFileMetaData.getCreatedBy.startsWith("vecruntime version"), fo.getFileMetaData.getCreatedBy)
       assert(pageVersions(o).forall(_ == pages), s"$o holds pages other than v$pages: ${pageVersions(o)}")
     }
-    assert(ft.getFileMetaData.getCreatedBy.startsWith("parquet-mr"), ft.getFileMetaData.getCreatedBy)
+    val createdBy = footer(tf.head).getFileMetaData.getCreatedBy
+    assert(createdBy.startsWith("parquet-mr"), createdBy)
   }
 
   /** Data files under `dir`, by path relative to it, with the job uuid taken out of the name. */
@@ -334,6 +337,27 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
     val expected = source.where(condition).count()
     assert(expected > 0, s"the source has no rows where $condition")
     assert(written.where(condition).count() == expected, s"rows where $condition")
+  }
+
+  /** Per leaf of each data file: value count and statistics, ours against Spark's. */
+  def assertSameLeafStatistics(ours: String, theirs: String): Unit = {
+    dataFiles(ours).zip(dataFiles(theirs)).foreach { case (o, t) =>
+      def leaves(f: File) = footer(f).getBlocks.asScala.flatMap(_.getColumns.asScala)
+        .groupBy(_.getPath.toDotString).map { case (path, chunks) =>
+          path -> (chunks.map(_.getValueCount).sum, chunks.map(_.getStatistics.getNumNulls).sum,
+            chunks.map(c => Option(c.getStatistics).filter(_.hasNonNullValue)
+              .map(s => (s.minAsString, s.maxAsString))))
+        }
+      val (lo, lt) = (leaves(o), leaves(t))
+      assert(lo.keySet == lt.keySet)
+      lt.foreach { case (path, (values, nulls, minMax)) =>
+        assert(lo(path)._1 == values, s"$path: value count")
+        assert(lo(path)._2 == nulls, s"$path: null count")
+        if (footer(o).getBlocks.size == 1 && footer(t).getBlocks.size == 1) {
+          assert(lo(path)._3 == minMax, s"$path: min and max")
+        }
+      }
+    }
   }
 
   /** Rows read back, ordered by their string form (NaN, binary and nulls included). */

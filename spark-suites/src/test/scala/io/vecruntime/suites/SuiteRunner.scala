@@ -68,6 +68,11 @@ object SuiteRunner {
     Entry(Parquet + "ParquetRowIndexSuite"),
     Entry(Datasources + "ParquetCodecSuite"),
     Entry(Parquet + "ParquetTypeWideningSuite"),
+    // Variant: shredding inferred per file, forced, read back shredded.
+    Entry(Parquet + "ParquetVariantShreddingSuite"),
+    Entry(Parquet + "VariantInferShreddingSuite"),
+    Entry("org.apache.spark.sql.VariantShreddingSuite"),
+    Entry("org.apache.spark.sql.VariantEndToEndSuite"),
     // Hive suites last: they share one TestHive context, which stays up to the end of the JVM.
     Entry(Sources + "BucketedWriteWithHiveSupportSuite"),
     Entry(Sources + "ParquetHadoopFsRelationSuite"),

@@ -1,10 +1,14 @@
 package io.vecruntime.spark.shims
 
+import io.vecruntime.spark.WideRows
+import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.schema.LogicalTypeAnnotation
-import org.apache.parquet.schema.LogicalTypeAnnotation.UnknownLogicalTypeAnnotation
+import org.apache.parquet.schema.LogicalTypeAnnotation.{UnknownLogicalTypeAnnotation, VariantLogicalTypeAnnotation}
 
+import org.apache.spark.sql.execution.datasources.OutputWriter
+import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions
 import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
-import org.apache.spark.sql.types.{DataType, TimeType}
+import org.apache.spark.sql.types.{DataType, StructType, TimeType, VariantType}
 
 /** What differs between Spark versions: Spark 4.1 and 4.2 (parquet-java 1.16 and 1.17). */
 object SparkShims {
@@ -18,4 +22,27 @@ object SparkShims {
   def rebaseModesInWrite(conf: SQLConf): (LegacyBehaviorPolicy.Value, LegacyBehaviorPolicy.Value) =
     (conf.getConf(SQLConf.PARQUET_REBASE_MODE_IN_WRITE),
       conf.getConf(SQLConf.PARQUET_INT96_REBASE_MODE_IN_WRITE))
+
+  /** Spark's Variant type (written natively from Spark 4.1, whose writer annotates its group). */
+  def isVariant(t: DataType): Boolean = t == VariantType
+
+  /** The Variant specification version of a group Spark's converter annotates VARIANT. */
+  def variantSpecVersion(a: LogicalTypeAnnotation): Option[Int] = a match {
+    case v: VariantLogicalTypeAnnotation => Some(v.getSpecVersion.toInt)
+    case _ => None
+  }
+
+  /** Whether Spark's writer infers each file's Variant shredding schema for this write. */
+  def infersVariantShredding(options: Map[String, String], conf: SQLConf): Boolean =
+    new ParquetOptions(options, conf).inferShreddingForVariant
+
+  /** A file with Variant columns ([[VariantFile]]). */
+  def variantFile(
+      path: String,
+      dataSchema: StructType,
+      conf: Configuration,
+      infer: Boolean,
+      wide: Option[WideRows],
+      open: StructType => OutputWriter): OutputWriter =
+    new VariantFile(path, dataSchema, conf, infer, wide, open)
 }
