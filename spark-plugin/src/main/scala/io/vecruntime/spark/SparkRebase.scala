@@ -20,7 +20,7 @@ import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
  * configuration: `datetime` for dates and timestamps, `int96` for INT96 timestamps, LEGACY
  * timestamps in the session time zone. The native writer rebases (see `native/kernels`'s
  * `rebase`) with the zone's table from Spark's own `gregorian-julian-rebase-micros.json`, or,
- * for a fixed-offset zone Spark has no table for, by Spark's calendar path throughout.
+ * for a zone Spark has no table for, by Spark's calendar path ([[SparkRebase.tableFor]]).
  */
 case class SparkRebase(
     datetime: LegacyBehaviorPolicy.Value,
@@ -84,16 +84,40 @@ object SparkRebase {
   }
 
   /**
-   * The table the native writer rebases LEGACY timestamps in zone `tz` by: Spark's, or an empty
-   * one for a zone of one fixed offset, which Spark's calendar path rebases for every value
-   * (`GMT+05:00`; also an id `java.util.TimeZone` does not parse, such as `+05:00`, which it
-   * and so Spark's rebase take as GMT). None for a zone with transitions and no table.
+   * The table the native writer rebases LEGACY timestamps in zone `tz` by: Spark's, or for a
+   * zone Spark has none for, which Spark's calendar path rebases below `lastSwitchGregorianTs`
+   * (1900-01-01Z), one the native calendar path gives the same values by:
+   *  - an empty one for a zone of one fixed offset (`GMT+05:00`; also an id `java.util.TimeZone`
+   *    does not parse, such as `+05:00`, which it and so Spark's rebase take as GMT);
+   *  - a single switch at 1900 for a zone whose clocks first changed after it
+   *    (`America/Ciudad_Juarez`, newer than the table): below it the calendar path reads the
+   *    local time by java.time's local mean time, and the instant by java.util.TimeZone's raw
+   *    offset, which it keeps up to 1900-01-01Z (its zone data start there). Where local mean
+   *    time is ahead of the raw offset, the instants of the last minutes before 1900 would
+   *    cross that start, so such a zone is not taken.
+   * None for the zones not taken.
    */
   def tableFor(tz: String): Option[(Array[Long], Array[Long])] = tables.get(tz).orElse {
-    if (TimeZone.getTimeZone(tz).toZoneId.getRules.isFixedOffset) {
+    val zone = TimeZone.getTimeZone(tz)
+    val rules = zone.toZoneId.getRules
+    if (rules.isFixedOffset) {
       Some((Array.emptyLongArray, Array.emptyLongArray))
-    } else None
+    } else {
+      val last = RebaseDateTime.lastSwitchGregorianTs
+      // A day past the switch: no local time of the calendar path reaches a change.
+      val first = rules.nextTransition(Ancient)
+      val unchanged = first == null ||
+        first.getInstant.isAfter(Instant.ofEpochSecond(last / 1000000L + 86400L))
+      val raw = Seq(Ancient, Instant.parse("1582-10-15T00:00:00Z"),
+        Instant.parse("1800-01-01T00:00:00Z"), Instant.ofEpochMilli(last / 1000L - 1))
+        .map(i => zone.getOffset(i.toEpochMilli)).distinct
+      val (byTime, byCalendar) = ancientOffsets(tz)
+      if (unchanged && raw.size == 1 && byTime <= byCalendar) Some((Array(last), Array(0L)))
+      else None
+    }
   }
+
+  private val Ancient = Instant.ofEpochSecond(-62135596800L - 400L * 366 * 86400)
 
   /** Whether LEGACY timestamps in zone `tz` can be written natively. */
   def rebasesNatively(tz: String): Boolean = tableFor(tz).isDefined
@@ -105,9 +129,8 @@ object SparkRebase {
    */
   private def ancientOffsets(tz: String): (Long, Long) = {
     val zone = TimeZone.getTimeZone(tz)
-    val ancient = Instant.ofEpochSecond(-62135596800L - 400L * 366 * 86400)
-    val byTime = zone.toZoneId.getRules.getOffset(ancient).getTotalSeconds * 1000000L
-    (byTime, zone.getOffset(ancient.toEpochMilli) * 1000L)
+    val byTime = zone.toZoneId.getRules.getOffset(Ancient).getTotalSeconds * 1000000L
+    (byTime, zone.getOffset(Ancient.toEpochMilli) * 1000L)
   }
 
   /** The error Spark's writer fails a task with for a value EXCEPTION mode refuses. */

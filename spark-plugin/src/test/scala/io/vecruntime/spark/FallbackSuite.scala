@@ -46,26 +46,6 @@ class FallbackSuite extends VecRuntimeSparkSession {
     finally spark.sql("DROP TABLE bad_version")
   }
 
-  test("LEGACY timestamps in a session time zone with transitions Spark has no rebase table for") {
-    // A zone newer than Spark's table (fixed offsets such as GMT+05:00 are rebased natively).
-    val zone = "America/Ciudad_Juarez"
-    assert(!java.util.TimeZone.getTimeZone(zone).toZoneId.getRules.isFixedOffset)
-    val reason = s"LEGACY rebase in session time zone $zone, which has no rebase table in Spark"
-    withConf("spark.sql.session.timeZone" -> zone) {
-      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY",
-        "spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS") {
-        assertFallback(reason)(dir => df.write.parquet(dir))
-      }
-      withConf("spark.sql.parquet.int96RebaseModeInWrite" -> "LEGACY") {
-        assertFallback(reason)(dir => df.write.parquet(dir))
-      }
-      // Dates need no zone: written natively.
-      withConf("spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY") {
-        assert(usesVecRuntime(planOf(df.write.parquet(newDir("dates-only-legacy")))))
-      }
-    }
-  }
-
   // Spark 3.5 and 4.1 write no type that vecruntime lacks; Spark 4.0 writes Variant (its writer
   // leaves the group unannotated: Spark's writer's), Spark 4.2 the geospatial types.
   testSince("4.0")("a type vecruntime lacks, at any depth, named by its path") {

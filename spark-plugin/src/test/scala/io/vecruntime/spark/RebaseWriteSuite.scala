@@ -57,9 +57,12 @@ class RebaseWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
-  // Zones with Spark's table, and fixed offsets without one (Spark's calendar path for every
-  // value; `+05:00` is GMT to java.util.TimeZone, and so to Spark's rebase).
-  for (tz <- Seq("America/Los_Angeles", "Europe/Amsterdam", "Asia/Kolkata", "UTC", "GMT-08:30", "+05:00");
+  // Zones with Spark's table, and zones without one: fixed offsets (Spark's calendar path for
+  // every value; `+05:00` is GMT to java.util.TimeZone, and so to Spark's rebase), and a zone
+  // newer than the table whose clocks first changed in 1922 (the calendar path up to 1900, with
+  // local mean time by java.time and -07:00 by java.util.TimeZone).
+  for (tz <- Seq("America/Los_Angeles", "Europe/Amsterdam", "Asia/Kolkata", "UTC", "GMT-08:30", "+05:00",
+      "America/Ciudad_Juarez");
        tsType <- Seq("TIMESTAMP_MICROS", "TIMESTAMP_MILLIS", "INT96")) {
     test(s"LEGACY in $tz, timestamps as $tsType: Spark's stored values and footer keys") {
       withConf("spark.sql.session.timeZone" -> tz,
