@@ -293,6 +293,35 @@ mod tests {
     }
 
     #[test]
+    fn decodes_a_variant_group_with_its_specification_version() {
+        let mut spec = vec![VERSION, 3];
+        let mut group = node(KIND_GROUP, REPETITION_OPTIONAL, 2, 0, LOGICAL_VARIANT);
+        group[6] = 1;
+        spec.extend(group);
+        for _ in 0..2 {
+            spec.extend(node(
+                KIND_LEAF,
+                REPETITION_REQUIRED,
+                0,
+                PHYSICAL_BYTE_ARRAY,
+                0,
+            ));
+        }
+        let names = ["v", "value", "metadata"].map(String::from).to_vec();
+        let schema = decode("spark_schema".into(), names.clone(), &spec).unwrap();
+        let Node::Group(v) = &schema.fields[0] else {
+            panic!("not a group")
+        };
+        assert_eq!(v.annotation, Some(GroupType::Variant { spec_version: 1 }));
+        spec[2 + 6] = 300;
+        let e = decode("spark_schema".into(), names, &spec).unwrap_err();
+        assert!(
+            format!("{e:?}").contains("Variant specification version 300"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
     fn rejects_another_version_and_a_truncated_tree() {
         let names = vec!["a".to_string()];
         let mut spec = vec![VERSION + 1, 1];

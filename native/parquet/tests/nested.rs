@@ -304,3 +304,34 @@ fn schema_tree_checks_names_and_depth() {
     assert_eq!((s.columns()[0].max_def, s.columns()[0].max_rep), (13, 6));
     assert_eq!(s.columns()[0].path.len(), 13);
 }
+
+#[test]
+fn variant_groups_carry_their_logical_type() {
+    use parquet::basic::{ConvertedType, LogicalType};
+    // Spark's unshredded Variant: `optional group v (VARIANT(1)) { value; metadata }`.
+    let bin = |n: &str| Field::new(n, PhysicalType::ByteArray, false);
+    let v = Group::new(
+        "v",
+        Repetition::Optional,
+        vec![bin("value").into(), bin("metadata").into()],
+    )
+    .with_annotation(GroupType::Variant { spec_version: 1 });
+    let schema = Schema::from_nodes("spark_schema", vec![v.into()]).unwrap();
+    let mut out = Vec::new();
+    FileWriter::new(&mut out, schema, WriterOptions::default())
+        .unwrap()
+        .close()
+        .unwrap();
+    let reader = SerializedFileReader::new(Bytes::from(out)).unwrap();
+    let root = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .root_schema();
+    let info = root.get_fields()[0].get_basic_info();
+    assert_eq!(
+        info.logical_type_ref(),
+        Some(&LogicalType::variant(Some(1)))
+    );
+    assert_eq!(info.converted_type(), ConvertedType::NONE);
+}

@@ -15,7 +15,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * Shapes (`SHAPES`, default all): `flat` (every codec), `partitioned`
  * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
  * `saveAsTable`, snappy) and `nested` (store_sales grouped by ticket: its lines an
- * `array<struct<...>>` and a `map<string,int>`, snappy); the last three against Spark v1 only,
+ * `array<struct<...>>` and a `map<string,int>`, snappy), and on request (`SHAPES=variant`)
+ * `variant` (each row a Variant object of 8 of its fields, snappy); all but `flat` against Spark v1 only,
  * and vecruntime v1 in flat writes only. Per case the median of the runs of:
  * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
  * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
@@ -101,7 +102,21 @@ object SparkWriteBenchmark {
         println(f"nested: ${n.count()}%,d tickets (array<struct<8 fields>>, map<string,int>), cached")
         n
       }
-      def source(shape: String) = if (shape == "nested") nested else df
+      // Event-like data: each store_sales row as a Variant object of 8 fields (Spark 4.1+),
+      // shredded by both writers as Spark infers it (typed_value columns per field).
+      lazy val variant = {
+        val v = df.selectExpr("ss_ticket_number", "to_variant_object(named_struct(" +
+          "'item', ss_item_sk, 'customer', ss_customer_sk, 'quantity', ss_quantity, " +
+          "'list_price', ss_list_price, 'sales_price', ss_sales_price, 'net_paid', ss_net_paid, " +
+          "'promo', ss_promo_sk, 'sold', ss_sold_date_sk)) AS event").cache()
+        println(f"variant: ${v.count()}%,d rows (a Variant object of 8 fields), cached")
+        v
+      }
+      def source(shape: String) = shape match {
+        case "nested" => nested
+        case "variant" => variant
+        case _ => df
+      }
       val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime",
         "vecruntime v1" -> "vecv1").filter(w => chosen.contains(w._2)).map(_._1)
       def isOurs(writer: String) = writer.startsWith("vecruntime")
@@ -116,7 +131,7 @@ object SparkWriteBenchmark {
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
         if (writer == "vecruntime v1") w = w.option("parquet.writer.version", "v1")
         shape match {
-          case "flat" | "nested" => w.parquet(dir.getAbsolutePath)
+          case "flat" | "nested" | "variant" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
           case "bucketed" =>
             spark.sql("DROP TABLE IF EXISTS bench_bucketed")
