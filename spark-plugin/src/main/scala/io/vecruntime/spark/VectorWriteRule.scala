@@ -202,7 +202,10 @@ object VectorWriteRule {
         // fixed offset; for other zones Spark takes its calendar path with their transitions.
         val rebase = SparkRebase.ofSession(conf)
         val legacy = LegacyBehaviorPolicy.LEGACY
-        val needsTable = (hasTimestamps && rebase.datetime == legacy) || (hasInt96 && rebase.int96 == legacy)
+        // A Variant's timestamps are shredded into micros columns, rebased by the datetime mode.
+        val variants = anyField(SparkShims.isVariant)
+        val needsTable = ((hasTimestamps || variants) && rebase.datetime == legacy) ||
+          (hasInt96 && rebase.int96 == legacy)
         if (needsTable && !SparkRebase.rebasesNatively(rebase.timeZone)) {
           Some(s"LEGACY rebase in session time zone ${rebase.timeZone}, which has no rebase table in Spark")
         } else None

@@ -80,6 +80,25 @@ class VariantWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  testSince("4.1")("LEGACY rebase of the dates and timestamps shredded out of Variants") {
+    // Spark's writer rebases shredded timestamps (micros, whatever the output timestamp type)
+    // by the datetime mode, and dates by its switch days: stored values compared through the
+    // leaves' statistics, values before, at and after 1582 and 1900.
+    val df = spark.range(0, 4000, 1, 2).selectExpr(
+      "to_variant_object(named_struct(" +
+        "'ts', timestamp_micros((id - 2000) * 1500000000000 - 2208988800000000), " +
+        "'dt', date_add(DATE'1582-10-15', CAST(id - 2000 AS INT) * 3))) AS v")
+    for (tsType <- Seq("TIMESTAMP_MICROS", "INT96")) {
+      withConf("spark.sql.session.timeZone" -> "America/Los_Angeles",
+        "spark.sql.parquet.datetimeRebaseModeInWrite" -> "LEGACY",
+        "spark.sql.parquet.outputTimestampType" -> tsType) {
+        val (ours, theirs) = compareWriters(s"variant-legacy-$tsType")(df)
+        assert(shreddedSchema(ours).contains("optional int64 typed_value (TIMESTAMP(MICROS,true))"))
+        assertSameLeafStatistics(ours, theirs)
+      }
+    }
+  }
+
   testSince("4.1")("Variant in partitioned writes and with maxRecordsPerFile: a schema per file") {
     val df = frame(12000).selectExpr("*", "id % 3 AS p")
     val write = (dir: String) => df.write.partitionBy("p").option("maxRecordsPerFile", "1500").parquet(dir)

@@ -156,10 +156,12 @@ private[spark] object VariantFile {
     case _ if !holdsVariant(from) => identity
     case (f: StructType, t: StructType) =>
       val fields = f.fields.map(_.dataType)
+      // The file's struct may be narrower: a forced test schema is zipped into the data schema
+      // (Spark's replaceVariantTypes), and Spark's writer reads only the fields it keeps.
       val cs = fields.zip(t.fields.map(_.dataType)).map { case (a, b) => converter(a, b) }
       v => {
         val r = v.asInstanceOf[InternalRow]
-        new GenericInternalRow(Array.tabulate[Any](fields.length)(i =>
+        new GenericInternalRow(Array.tabulate[Any](cs.length)(i =>
           if (r.isNullAt(i)) null else cs(i)(r.get(i, fields(i)))))
       }
     case (f: ArrayType, t: ArrayType) =>
