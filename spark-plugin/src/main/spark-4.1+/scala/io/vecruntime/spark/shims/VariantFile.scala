@@ -2,7 +2,7 @@ package io.vecruntime.spark.shims
 
 import scala.collection.mutable.ArrayBuffer
 
-import io.vecruntime.spark.WideRows
+import io.vecruntime.spark.{SparkParquetLayout, WideRows}
 import org.apache.hadoop.conf.Configuration
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -128,13 +128,7 @@ private[spark] object VariantFile {
   def rowSchema(s: StructType): StructType = rowSchema(s: DataType).asInstanceOf[StructType]
 
   /** Whether a value of `t` changes on its way to the native file. */
-  private def holdsVariant(t: DataType): Boolean = t match {
-    case VariantType => true
-    case s: StructType => s.fields.exists(f => holdsVariant(f.dataType))
-    case a: ArrayType => holdsVariant(a.elementType)
-    case m: MapType => holdsVariant(m.keyType) || holdsVariant(m.valueType)
-    case _ => false
-  }
+  private def holdsVariant(t: DataType): Boolean = SparkParquetLayout.holds(t)(_ == VariantType)
 
   /**
    * A value of type `from` (the data schema's) as the native file takes it, `to` being its type
@@ -177,9 +171,11 @@ private[spark] object VariantFile {
     case _ => identity
   }
 
-  private def elementConverter(from: DataType, to: DataType): ArrayData => ArrayData = {
-    val c = converter(from, to)
-    a => new GenericArrayData(Array.tabulate[Any](a.numElements())(i =>
-      if (a.isNullAt(i)) null else c(a.get(i, from))))
-  }
+  private def elementConverter(from: DataType, to: DataType): ArrayData => ArrayData =
+    if (!holdsVariant(from)) identity
+    else {
+      val c = converter(from, to)
+      a => new GenericArrayData(Array.tabulate[Any](a.numElements())(i =>
+        if (a.isNullAt(i)) null else c(a.get(i, from))))
+    }
 }
