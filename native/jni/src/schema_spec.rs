@@ -1,5 +1,6 @@
 //! The schema as the Java side sends it (`ParquetSchema.spec`): the tree in depth-first order,
-//! names in one array and, per node, [`INTS_PER_NODE`] ints after a two-int header:
+//! names in one array (the node names, then the strings nodes refer to) and, per node,
+//! [`INTS_PER_NODE`] ints after a two-int header:
 //!
 //! `[VERSION, node count]`, then per node
 //! `[kind, repetition, children, physical, type length, logical, a, b, has field id, field id]`
@@ -9,19 +10,22 @@
 //! * physical (leaves): parquet.thrift `Type` ids; `type length` is the FIXED_LEN_BYTE_ARRAY width.
 //! * logical: for leaves [`LOGICAL_NONE`], STRING, INT (bit width `a`), DATE, DECIMAL
 //!   (precision `a`, scale `b`), TIMESTAMP and TIME (unit `a`: millis or micros, adjusted to
-//!   UTC `b != 0`), UNKNOWN (always null); for groups none, LIST, MAP, MAP_KEY_VALUE, VARIANT
-//!   (specification version `a`).
+//!   UTC `b != 0`), UNKNOWN (always null), GEOMETRY (CRS: the string at `a` of the names
+//!   array, -1 for none), GEOGRAPHY (CRS as GEOMETRY's, edge algorithm `b`: parquet.thrift's
+//!   `EdgeInterpolationAlgorithm` id, -1 for none); for groups none, LIST, MAP, MAP_KEY_VALUE,
+//!   VARIANT (specification version `a`).
 //!
 //! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
 use crate::errors::{argument, JniResult};
 use vecruntime_kernels::unsafe_row::SparkType;
 use vecruntime_parquet::{
-    Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema, TimeUnit,
+    EdgeAlgorithm, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
+    TimeUnit,
 };
 
 /// Bumped whenever the layout below changes; the Java side sends the version it was built for.
-pub const VERSION: i32 = 1;
+pub const VERSION: i32 = 2;
 pub const INTS_PER_NODE: usize = 10;
 
 pub const KIND_LEAF: i32 = 1;
@@ -48,6 +52,8 @@ pub const LOGICAL_DECIMAL: i32 = 4;
 pub const LOGICAL_TIMESTAMP: i32 = 5;
 pub const LOGICAL_TIME: i32 = 6;
 pub const LOGICAL_UNKNOWN: i32 = 7;
+pub const LOGICAL_GEOMETRY: i32 = 8;
+pub const LOGICAL_GEOGRAPHY: i32 = 9;
 pub const LOGICAL_LIST: i32 = 10;
 pub const LOGICAL_MAP: i32 = 11;
 pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
@@ -89,6 +95,13 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_TIMESTAMP", LOGICAL_TIMESTAMP),
     ("LOGICAL_TIME", LOGICAL_TIME),
     ("LOGICAL_UNKNOWN", LOGICAL_UNKNOWN),
+    ("LOGICAL_GEOMETRY", LOGICAL_GEOMETRY),
+    ("LOGICAL_GEOGRAPHY", LOGICAL_GEOGRAPHY),
+    ("EDGE_SPHERICAL", EdgeAlgorithm::Spherical as i32),
+    ("EDGE_VINCENTY", EdgeAlgorithm::Vincenty as i32),
+    ("EDGE_THOMAS", EdgeAlgorithm::Thomas as i32),
+    ("EDGE_ANDOYER", EdgeAlgorithm::Andoyer as i32),
+    ("EDGE_KARNEY", EdgeAlgorithm::Karney as i32),
     ("LOGICAL_LIST", LOGICAL_LIST),
     ("LOGICAL_MAP", LOGICAL_MAP),
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
@@ -116,12 +129,20 @@ pub const CODES: &[(&str, i32)] = &[
     ("ROW_STRING", SparkType::String.code()[0]),
     ("ROW_BINARY", SparkType::Binary.code()[0]),
     (
+        "ROW_GEOMETRY",
+        SparkType::Geo { geography: false }.code()[0],
+    ),
+    (
+        "ROW_GEOGRAPHY",
+        SparkType::Geo { geography: true }.code()[0],
+    ),
+    (
         "ROW_LEGACY_DECIMAL",
         SparkType::LegacyDecimal { precision: 1 }.code()[0],
     ),
 ];
 
-pub fn decode(root: String, names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {
+pub fn decode(root: String, mut names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {
     let (version, count) = match spec {
         [v, c, ..] => (*v, *c),
         _ => return Err(argument("schema spec lacks its header")),
@@ -132,24 +153,51 @@ pub fn decode(root: String, names: Vec<String>, spec: &[i32]) -> JniResult<Schem
         )));
     }
     let body = &spec[2..];
-    if count < 0 || count as usize != names.len() || body.len() != names.len() * INTS_PER_NODE {
+    if count < 0 || count as usize > names.len() || body.len() != count as usize * INTS_PER_NODE {
         return Err(argument(format!(
-            "schema spec declares {count} nodes and holds {} ints for {} names (expected {INTS_PER_NODE} each)",
+            "schema spec declares {count} nodes and holds {} ints and {} names (expected {INTS_PER_NODE} ints each)",
             body.len(),
             names.len()
         )));
     }
+    let strings = names.split_off(count as usize);
+    let strings = Strings {
+        all: &strings,
+        first: count as usize,
+    };
     let mut nodes = names.into_iter().zip(body.chunks_exact(INTS_PER_NODE));
     let mut fields = Vec::new();
     while nodes.len() > 0 {
-        fields.push(node(&mut nodes, "")?);
+        fields.push(node(&mut nodes, "", &strings)?);
     }
     Ok(Schema::from_nodes(root, fields)?)
+}
+
+/// The strings after the node names, numbered on from them.
+struct Strings<'a> {
+    all: &'a [String],
+    first: usize,
+}
+
+impl Strings<'_> {
+    /// String `i` of the names array, or none for -1.
+    fn get(&self, i: i32) -> Result<Option<String>, String> {
+        if i == -1 {
+            return Ok(None);
+        }
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| i.checked_sub(self.first))
+            .and_then(|k| self.all.get(k))
+            .map(|s| Some(s.clone()))
+            .ok_or_else(|| format!("string {i} is not in the names array"))
+    }
 }
 
 fn node<'a>(
     nodes: &mut impl Iterator<Item = (String, &'a [i32])>,
     parent: &str,
+    strings: &Strings,
 ) -> JniResult<Node> {
     let Some((name, s)) = nodes.next() else {
         return Err(argument(format!(
@@ -185,7 +233,7 @@ fn node<'a>(
             let n = usize::try_from(s[2])
                 .map_err(|_| bad(format!("{} children is not valid", s[2])))?;
             let children = (0..n)
-                .map(|_| node(nodes, &path))
+                .map(|_| node(nodes, &path, strings))
                 .collect::<JniResult<Vec<_>>>()?;
             let mut g = Group::new(name, repetition, children);
             g.annotation = annotation;
@@ -193,7 +241,7 @@ fn node<'a>(
             Ok(Node::Group(g))
         }
         KIND_LEAF => {
-            let mut f = leaf(name, s, &bad)?;
+            let mut f = leaf(name, s, strings, &bad)?;
             f.repetition = repetition;
             f.field_id = field_id;
             Ok(Node::Leaf(f))
@@ -205,6 +253,7 @@ fn node<'a>(
 fn leaf(
     name: String,
     s: &[i32],
+    strings: &Strings,
     bad: &dyn Fn(String) -> crate::errors::JniError,
 ) -> JniResult<Field> {
     let physical = match s[3] {
@@ -250,6 +299,19 @@ fn leaf(
         LOGICAL_TIME => Some(LogicalType::Time {
             unit: unit(s[6])?,
             adjusted_to_utc: s[7] != 0,
+        }),
+        LOGICAL_GEOMETRY => Some(LogicalType::Geometry {
+            crs: strings.get(s[6]).map_err(|m| bad(format!("CRS: {m}")))?,
+        }),
+        LOGICAL_GEOGRAPHY => Some(LogicalType::Geography {
+            crs: strings.get(s[6]).map_err(|m| bad(format!("CRS: {m}")))?,
+            algorithm: match s[7] {
+                -1 => None,
+                a => Some(
+                    EdgeAlgorithm::from_thrift_id(a)
+                        .ok_or_else(|| bad(format!("unknown edge algorithm code {a}")))?,
+                ),
+            },
         }),
         l => return Err(bad(format!("unknown logical type code {l}"))),
     };
@@ -319,6 +381,55 @@ mod tests {
             format!("{e:?}").contains("Variant specification version 300"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn decodes_geospatial_leaves_with_their_crs_from_the_names_array() {
+        let mut spec = vec![VERSION, 2];
+        let mut geom = node(
+            KIND_LEAF,
+            REPETITION_OPTIONAL,
+            0,
+            PHYSICAL_BYTE_ARRAY,
+            LOGICAL_GEOMETRY,
+        );
+        geom[6] = 2;
+        let mut geog = node(
+            KIND_LEAF,
+            REPETITION_OPTIONAL,
+            0,
+            PHYSICAL_BYTE_ARRAY,
+            LOGICAL_GEOGRAPHY,
+        );
+        geog[6] = -1;
+        geog[7] = EdgeAlgorithm::Karney as i32;
+        spec.extend(geom);
+        spec.extend(geog);
+        let names = ["g", "h", "EPSG:3857"].map(String::from).to_vec();
+        let schema = decode("spark_schema".into(), names.clone(), &spec).unwrap();
+        let cols = schema.columns();
+        assert_eq!(
+            cols[0].logical,
+            Some(LogicalType::Geometry {
+                crs: Some("EPSG:3857".into())
+            })
+        );
+        assert_eq!(
+            cols[1].logical,
+            Some(LogicalType::Geography {
+                crs: None,
+                algorithm: Some(EdgeAlgorithm::Karney)
+            })
+        );
+        spec[2 + 6] = 3;
+        let e = decode("spark_schema".into(), names.clone(), &spec).unwrap_err();
+        assert!(
+            format!("{e:?}").contains("column 'g': CRS: string 3"),
+            "{e:?}"
+        );
+        spec[2 + 6] = 1;
+        let e = decode("spark_schema".into(), names, &spec).unwrap_err();
+        assert!(format!("{e:?}").contains("string 1 is not"), "{e:?}");
     }
 
     #[test]

@@ -9,3 +9,4 @@
 mod nested;
 pub mod rebase;
 pub mod unsafe_row;
+pub mod wkb;

@@ -179,7 +179,10 @@ impl Shape {
         match self {
             Shape::Leaf { ty, .. } => matches!(
                 ty,
-                SparkType::String | SparkType::Binary | SparkType::Decimal { precision: 19.. }
+                SparkType::String
+                    | SparkType::Binary
+                    | SparkType::Geo { .. }
+                    | SparkType::Decimal { precision: 19.. }
             ),
             _ => true,
         }
@@ -201,7 +204,7 @@ impl Shape {
 
 /// A leaf's row type regardless of where it sits (`SparkType::of_column` for top-level ones).
 fn leaf_type(f: &Field) -> Option<SparkType> {
-    SparkType::of_leaf(f.physical, f.logical)
+    SparkType::of_leaf(f.physical, f.logical.as_ref())
 }
 
 /// One leaf column's levels and values for a batch.
@@ -298,7 +301,7 @@ impl LeafBuf {
             },
             SparkType::Float => ColumnData::Float(&self.f32s),
             SparkType::Double => ColumnData::Double(&self.f64s),
-            SparkType::String | SparkType::Binary => ColumnData::Binary {
+            SparkType::String | SparkType::Binary | SparkType::Geo { .. } => ColumnData::Binary {
                 offsets: &self.offsets,
                 data: &self.bytes,
             },
@@ -434,10 +437,16 @@ impl LeafBuf {
                     self.bytes.extend_from_slice(b);
                 }
             }
-            SparkType::String | SparkType::Binary => {
+            SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
                 for e in present {
-                    self.bytes
-                        .extend_from_slice(&batch[at(e)..at(e) + e.len as usize]);
+                    let value = &batch[at(e)..at(e) + e.len as usize];
+                    match self.ty {
+                        SparkType::Geo { geography } => {
+                            crate::wkb::append_spark_wkb(&mut self.bytes, value, geography)
+                                .map_err(|m| row_error(&self.name, e.row as usize, m))?
+                        }
+                        _ => self.bytes.extend_from_slice(value),
+                    }
                     let end = i32::try_from(self.bytes.len()).map_err(|_| Error::TooLarge {
                         column: self.name.clone(),
                         message: "more than 2 GiB of values in one batch".into(),

@@ -50,6 +50,11 @@ pub enum SparkType {
     },
     String,
     Binary,
+    /// GEOMETRY or GEOGRAPHY: SRID header and WKB, written as Spark's writer re-encodes it
+    /// ([`crate::wkb`]).
+    Geo {
+        geography: bool,
+    },
 }
 
 impl SparkType {
@@ -61,11 +66,11 @@ impl SparkType {
         if !c.is_flat() || c.path.len() != 1 {
             return None;
         }
-        Self::of_leaf(c.physical, c.logical)
+        Self::of_leaf(c.physical, c.logical.as_ref())
     }
 
     /// The row type of a leaf of this physical and logical type, wherever it sits.
-    pub fn of_leaf(physical: PhysicalType, logical: Option<LogicalType>) -> Option<SparkType> {
+    pub fn of_leaf(physical: PhysicalType, logical: Option<&LogicalType>) -> Option<SparkType> {
         use PhysicalType as P;
         Some(match (physical, logical) {
             // Spark's void columns: BOOLEAN UNKNOWN, every value null.
@@ -84,7 +89,7 @@ impl SparkType {
                     unit,
                     adjusted_to_utc,
                 }),
-            ) => match (unit, adjusted_to_utc) {
+            ) => match (*unit, *adjusted_to_utc) {
                 (TimeUnit::Micros, true) => SparkType::TimestampMicros,
                 (TimeUnit::Millis, true) => SparkType::TimestampMillis,
                 (TimeUnit::Micros, false) => SparkType::TimestampNtz,
@@ -97,7 +102,7 @@ impl SparkType {
                     adjusted_to_utc: false,
                 }),
             ) => SparkType::Time,
-            (physical, Some(LogicalType::Decimal { precision, .. })) => {
+            (physical, Some(&LogicalType::Decimal { precision, .. })) => {
                 // The standard layout, or the legacy one: the minimal FIXED_LEN_BYTE_ARRAY.
                 let standard = vecruntime_parquet::Field::decimal("", precision, 0, true).physical;
                 let legacy = P::FixedLenByteArray(decimal_min_bytes(precision));
@@ -113,6 +118,12 @@ impl SparkType {
             }
             (P::ByteArray, Some(LogicalType::String)) => SparkType::String,
             (P::ByteArray, None) => SparkType::Binary,
+            (P::ByteArray, Some(LogicalType::Geometry { .. })) => {
+                SparkType::Geo { geography: false }
+            }
+            (P::ByteArray, Some(LogicalType::Geography { .. })) => {
+                SparkType::Geo { geography: true }
+            }
             _ => return None,
         })
     }
@@ -137,6 +148,8 @@ impl SparkType {
             SparkType::LegacyDecimal { precision } => return [15, precision as i32],
             SparkType::String => 13,
             SparkType::Binary => 14,
+            SparkType::Geo { geography: false } => 17,
+            SparkType::Geo { geography: true } => 18,
         };
         [code, 0]
     }
@@ -165,6 +178,8 @@ impl SparkType {
             },
             13 => SparkType::String,
             14 => SparkType::Binary,
+            17 => SparkType::Geo { geography: false },
+            18 => SparkType::Geo { geography: true },
             _ => return None,
         })
     }
@@ -665,13 +680,23 @@ impl RowTransposer {
                             out[width - bytes.len()..].copy_from_slice(bytes);
                         }
                     }
-                    SparkType::String | SparkType::Binary => {
+                    SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
                         for (k, &at) in starts.iter().enumerate() {
                             let r = base + k;
                             if valid >> k & 1 == 1 {
                                 let whole = &rows[at..offsets[r + 1] as usize];
                                 let bytes = var_bytes(whole, slot(at), &self.names[ci], r)?;
-                                col.values.extend_from_slice(bytes);
+                                match t {
+                                    SparkType::Geo { geography } => {
+                                        crate::wkb::append_spark_wkb(
+                                            &mut col.values,
+                                            bytes,
+                                            geography,
+                                        )
+                                        .map_err(|m| row_error(&self.names[ci], r, m))?;
+                                    }
+                                    _ => col.values.extend_from_slice(bytes),
+                                }
                             }
                             col.offsets[r + 1] =
                                 i32::try_from(col.values.len()).map_err(|_| Error::TooLarge {
@@ -749,10 +774,12 @@ impl RowTransposer {
                         },
                         SparkType::Float => ColumnData::Float(&c.f32s),
                         SparkType::Double => ColumnData::Double(&c.f64s),
-                        SparkType::String | SparkType::Binary => ColumnData::Binary {
-                            offsets: &c.offsets,
-                            data: &c.values,
-                        },
+                        SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
+                            ColumnData::Binary {
+                                offsets: &c.offsets,
+                                data: &c.values,
+                            }
+                        }
                     };
                     ColumnView::new(data).with_validity(c.has_null.then_some(c.validity.as_slice()))
                 })
@@ -810,7 +837,9 @@ impl ColumnBuf {
             SparkType::TimestampInt96 => self.values.resize(12 * n, 0),
             SparkType::Float => self.f32s.reserve(n),
             SparkType::Double => self.f64s.reserve(n),
-            SparkType::String | SparkType::Binary => self.offsets.resize(n + 1, 0),
+            SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
+                self.offsets.resize(n + 1, 0)
+            }
         }
     }
 }
@@ -832,7 +861,7 @@ fn var_bytes<'a>(row: &'a [u8], slot: u64, column: &str, r: usize) -> Result<&'a
     }
 }
 
-fn row_error(column: &str, row: usize, message: String) -> Error {
+pub(crate) fn row_error(column: &str, row: usize, message: String) -> Error {
     Error::InvalidInput {
         column: column.to_string(),
         message: format!("UnsafeRow {row} of the batch: {message}"),
@@ -986,6 +1015,20 @@ mod tests {
             (
                 Field::new("a", PhysicalType::ByteArray, true),
                 Some(SparkType::Binary),
+            ),
+            (
+                Field::new("a", PhysicalType::ByteArray, true)
+                    .with_logical(LogicalType::Geometry { crs: None }),
+                Some(SparkType::Geo { geography: false }),
+            ),
+            (
+                Field::new("a", PhysicalType::ByteArray, true).with_logical(
+                    LogicalType::Geography {
+                        crs: Some("OGC:CRS84".into()),
+                        algorithm: Some(vecruntime_parquet::EdgeAlgorithm::Spherical),
+                    },
+                ),
+                Some(SparkType::Geo { geography: true }),
             ),
             (
                 // Spark 4.1's TIME: micros of the day, not adjusted to UTC.
@@ -1663,10 +1706,68 @@ mod tests {
         }
     }
 
+    /// A big-endian POINT(1 2) after Spark's 4-byte SRID header, and its little-endian WKB.
+    fn geo_value() -> (Vec<u8>, Vec<u8>) {
+        let mut v = 4326i32.to_le_bytes().to_vec();
+        v.push(0);
+        v.extend_from_slice(&1u32.to_be_bytes());
+        v.extend_from_slice(&1f64.to_be_bytes());
+        v.extend_from_slice(&2f64.to_be_bytes());
+        let mut le = vec![1];
+        le.extend_from_slice(&1u32.to_le_bytes());
+        le.extend_from_slice(&1f64.to_le_bytes());
+        le.extend_from_slice(&2f64.to_le_bytes());
+        (v, le)
+    }
+
+    #[test]
+    fn geospatial_values_lose_their_srid_and_become_little_endian_wkb() {
+        use vecruntime_parquet::{Field, Group, Repetition};
+        let (value, wkb) = geo_value();
+        let geo = LogicalType::Geometry { crs: None };
+        let flat = Field::new("g", PhysicalType::ByteArray, true).with_logical(geo.clone());
+        let element = Field::new("element", PhysicalType::ByteArray, true).with_logical(geo);
+        let list = Group::list("a", Repetition::Optional, element.into());
+        let schema = Schema::from_nodes("spark_schema", vec![flat.into(), list.into()]).unwrap();
+        let mut t = RowTransposer::for_schema(&schema).unwrap();
+        let row = RowBuilder::new(2)
+            .var(0, &value)
+            .var(1, &var_array(&[&value, &value]));
+        let (data, offsets) = batch(&[row.buf]);
+        let b = t.transpose(&data, &offsets).unwrap();
+        let two: Vec<u8> = [wkb.clone(), wkb.clone()].concat();
+        for (c, want) in b.columns.iter().zip([&wkb, &two]) {
+            let ColumnData::Binary { data, .. } = c.data else {
+                panic!("not binary")
+            };
+            assert_eq!(data, &want[..]);
+        }
+        // A value Spark's WKB reader refuses: an error naming the column, flat or nested.
+        let mut bad = value.clone();
+        bad[4] = 3;
+        for (row, column) in [
+            (RowBuilder::new(2).var(0, &bad).null(1), "column 'g'"),
+            (
+                RowBuilder::new(2)
+                    .null(0)
+                    .var(1, &var_array(&[&value, &bad])),
+                "column 'a.list.element'",
+            ),
+            (RowBuilder::new(2).var(0, &[1, 0]).null(1), "column 'g'"),
+        ] {
+            let (data, offsets) = batch(&[row.buf]);
+            let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+            assert!(
+                e.contains(column) && (e.contains("WKB") || e.contains("SRID")),
+                "{e}"
+            );
+        }
+    }
+
     #[test]
     fn type_codes_outside_sparks_are_refused() {
         assert_eq!(SparkType::from_code(16, 0), Some(SparkType::Time));
-        for (code, precision) in [(12, 0), (12, 39), (15, 0), (15, 19), (17, 0), (-1, 0)] {
+        for (code, precision) in [(12, 0), (12, 39), (15, 0), (15, 19), (19, 0), (-1, 0)] {
             assert_eq!(
                 SparkType::from_code(code, precision),
                 None,

@@ -1,6 +1,7 @@
 //! The parquet.thrift structures the writer emits, serialised with [`crate::thrift`].
 
 use crate::encoding::Encoding;
+use crate::geospatial::GeoStats;
 use crate::page_index::{ColumnIndex, PageLocation};
 use crate::schema::{Field, Group, GroupType, LogicalType, Node, PhysicalType, Schema, TimeUnit};
 use crate::thrift::{CompactWriter, T_BINARY, T_BOOL_TRUE, T_I32, T_I64, T_STRUCT};
@@ -129,6 +130,7 @@ pub struct ColumnChunkMeta {
     pub bloom_filter: Option<(i64, i32)>,
     pub offset_index: Option<(i64, i32)>,
     pub column_index: Option<(i64, i32)>,
+    pub geospatial: Option<GeoStats>,
 }
 
 #[derive(Clone, Debug)]
@@ -194,6 +196,9 @@ fn write_column_chunk(w: &mut CompactWriter, c: &ColumnChunkMeta) {
         w.i64_field(14, off);
         w.i32_field(15, len);
     }
+    if let Some(g) = c.geospatial.as_ref().filter(|g| g.is_written()) {
+        write_geospatial_statistics(w, g);
+    }
     w.struct_end();
     if let Some((off, len)) = c.offset_index {
         w.i64_field(4, off);
@@ -202,6 +207,30 @@ fn write_column_chunk(w: &mut CompactWriter, c: &ColumnChunkMeta) {
     if let Some((off, len)) = c.column_index {
         w.i64_field(6, off);
         w.i32_field(7, len);
+    }
+    w.struct_end();
+}
+
+/// ColumnMetaData's `geospatial_statistics`: the box when X and Y saw values (Z and M each
+/// when they did), the types when any.
+fn write_geospatial_statistics(w: &mut CompactWriter, g: &GeoStats) {
+    w.struct_field_begin(17);
+    if g.has_bbox() {
+        w.struct_field_begin(1);
+        for (axis, id) in [(0, 1), (1, 3), (2, 5), (3, 7)] {
+            if g.has(axis) {
+                w.double_field(id, g.bounds[axis].0);
+                w.double_field(id + 1, g.bounds[axis].1);
+            }
+        }
+        w.struct_end();
+    }
+    let types = g.types();
+    if !types.is_empty() {
+        w.list_field_begin(2, T_I32, types.len());
+        for t in types {
+            w.i32_elem(t);
+        }
     }
     w.struct_end();
 }
@@ -271,9 +300,9 @@ fn write_leaf(w: &mut CompactWriter, f: &Field) {
     if let Some(id) = f.field_id {
         w.i32_field(9, id);
     }
-    if let Some(l) = f.logical {
+    if let Some(l) = &f.logical {
         w.struct_field_begin(10);
-        match l {
+        match *l {
             LogicalType::String => w.empty_struct_field(1),
             LogicalType::Decimal { precision, scale } => {
                 w.struct_field_begin(5);
@@ -311,6 +340,24 @@ fn write_leaf(w: &mut CompactWriter, f: &Field) {
                 w.struct_field_begin(10);
                 w.i8_field(1, bit_width as i8);
                 w.bool_field(2, true);
+                w.struct_end();
+            }
+            // As parquet-java: the CRS only when it is not empty.
+            LogicalType::Geometry { ref crs } => {
+                w.struct_field_begin(17);
+                if let Some(crs) = crs.as_deref().filter(|c| !c.is_empty()) {
+                    w.binary_field(1, crs.as_bytes());
+                }
+                w.struct_end();
+            }
+            LogicalType::Geography { ref crs, algorithm } => {
+                w.struct_field_begin(18);
+                if let Some(crs) = crs.as_deref().filter(|c| !c.is_empty()) {
+                    w.binary_field(1, crs.as_bytes());
+                }
+                if let Some(a) = algorithm {
+                    w.i32_field(2, a.thrift_id());
+                }
                 w.struct_end();
             }
         }

@@ -25,6 +25,7 @@ pub mod compression;
 pub mod encoding;
 pub mod error;
 mod format;
+pub mod geospatial;
 pub mod options;
 pub mod page_index;
 mod properties;
@@ -40,8 +41,8 @@ pub use encoding::Encoding;
 pub use error::Error;
 pub use options::{BloomFilterOptions, Codec, WriterOptions, WriterVersion};
 pub use schema::{
-    ColumnDescriptor, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
-    TimeUnit,
+    ColumnDescriptor, EdgeAlgorithm, Field, Group, GroupType, LogicalType, Node, PhysicalType,
+    Repetition, Schema, TimeUnit,
 };
 pub use sink::Sink;
 pub use summary::{ColumnChunkSummary, FooterSummary, RowGroupSummary};

@@ -52,8 +52,32 @@ pub enum TimeUnit {
     Micros,
 }
 
-/// Logical type annotations used by Spark's flat types.
+/// How a GEOGRAPHY's edges run between its points (parquet.thrift
+/// `EdgeInterpolationAlgorithm`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeAlgorithm {
+    Spherical,
+    Vincenty,
+    Thomas,
+    Andoyer,
+    Karney,
+}
+
+impl EdgeAlgorithm {
+    pub fn thrift_id(self) -> i32 {
+        self as i32
+    }
+
+    pub fn from_thrift_id(id: i32) -> Option<Self> {
+        use EdgeAlgorithm::*;
+        [Spherical, Vincenty, Thomas, Andoyer, Karney]
+            .into_iter()
+            .find(|a| a.thrift_id() == id)
+    }
+}
+
+/// Logical type annotations of leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogicalType {
     String,
     /// Signed integer narrower than the physical type (Spark's ByteType, ShortType).
@@ -76,6 +100,15 @@ pub enum LogicalType {
     },
     /// Always null (parquet.thrift's `NullType`, parquet-java's UNKNOWN): Spark's void columns.
     Unknown,
+    /// WKB geometries on a plane, in the coordinate reference system `crs` (none: OGC:CRS84).
+    Geometry {
+        crs: Option<String>,
+    },
+    /// WKB geometries on the sphere or an ellipsoid, whose edges follow `algorithm`.
+    Geography {
+        crs: Option<String>,
+        algorithm: Option<EdgeAlgorithm>,
+    },
 }
 
 /// How often a field occurs in its parent (parquet.thrift `FieldRepetitionType`).
@@ -162,8 +195,10 @@ impl Field {
     }
 
     pub(crate) fn converted_type(&self) -> Option<i32> {
-        Some(match self.logical? {
-            LogicalType::Unknown => return None,
+        Some(match self.logical.as_ref()? {
+            LogicalType::Unknown | LogicalType::Geometry { .. } | LogicalType::Geography { .. } => {
+                return None
+            }
             LogicalType::String => 0,
             LogicalType::Decimal { .. } => 5,
             LogicalType::Date => 6,
@@ -200,9 +235,16 @@ impl Field {
                 return bad(format!("FIXED_LEN_BYTE_ARRAY width {w} is not valid"));
             }
         }
-        match (self.logical, self.physical) {
+        match (&self.logical, self.physical) {
             (None, _) => Ok(()),
-            (Some(LogicalType::String), PhysicalType::ByteArray) => Ok(()),
+            (
+                Some(
+                    LogicalType::String
+                    | LogicalType::Geometry { .. }
+                    | LogicalType::Geography { .. },
+                ),
+                PhysicalType::ByteArray,
+            ) => Ok(()),
             (
                 Some(LogicalType::Int {
                     bit_width: 8 | 16 | 32,
@@ -227,7 +269,7 @@ impl Field {
                 }),
                 PhysicalType::Int64,
             ) => Ok(()),
-            (Some(LogicalType::Decimal { precision, scale }), p) => {
+            (&Some(LogicalType::Decimal { precision, scale }), p) => {
                 if precision == 0 || scale > precision {
                     return bad(format!("DECIMAL({precision},{scale}) is not valid"));
                 }
@@ -513,7 +555,7 @@ fn check_children(
                     path: path.clone(),
                     name,
                     physical: f.physical,
-                    logical: f.logical,
+                    logical: f.logical.clone(),
                     max_def: d,
                     max_rep: r,
                 });

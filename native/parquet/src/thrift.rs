@@ -9,6 +9,7 @@ pub const T_BYTE: u8 = 3;
 pub const T_I16: u8 = 4;
 pub const T_I32: u8 = 5;
 pub const T_I64: u8 = 6;
+pub const T_DOUBLE: u8 = 7;
 pub const T_BINARY: u8 = 8;
 pub const T_LIST: u8 = 9;
 pub const T_STRUCT: u8 = 12;
@@ -69,6 +70,12 @@ impl CompactWriter {
     pub fn i64_field(&mut self, id: i16, v: i64) {
         self.field_header(id, T_I64);
         self.zigzag64(v);
+    }
+
+    /// Compact protocol doubles: 8 bytes, little-endian.
+    pub fn double_field(&mut self, id: i16, v: f64) {
+        self.field_header(id, T_DOUBLE);
+        self.buf.extend_from_slice(&v.to_le_bytes());
     }
 
     pub fn i8_field(&mut self, id: i16, v: i8) {

@@ -406,6 +406,7 @@ impl<W: Sink> FileWriter<W> {
             bloom_filter: None,
             offset_index: None,
             column_index: None,
+            geospatial: chunk.geo.take(),
         };
         let summary = ColumnChunkSummary {
             path: field.path.clone(),

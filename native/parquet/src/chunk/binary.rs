@@ -196,6 +196,13 @@ impl ChunkWriter for BinaryWriter {
         start: usize,
         end: usize,
     ) -> Result<()> {
+        if let (Some(geo), ColumnData::Binary { offsets, data }) = (&mut self.core.geo, data) {
+            for i in start..end {
+                if validity.is_none_or(|v| bit(v, i)) {
+                    geo.update(&data[offsets[i] as usize..offsets[i + 1] as usize]);
+                }
+            }
+        }
         match *data {
             ColumnData::Binary { offsets, data } if !self.state.active => {
                 self.put_fallback_run(

@@ -26,6 +26,7 @@ use crate::format::{
     DataPageV1Header, DataPageV2Header, DictionaryPageHeader, PAGE_DATA, PAGE_DATA_V2,
     PAGE_DICTIONARY,
 };
+use crate::geospatial::GeoStats;
 use crate::options::{WriterOptions, WriterVersion};
 use crate::page_index::{ColumnIndex, ColumnIndexBuilder, PageLocation, Truncation};
 use crate::schema::{ColumnDescriptor, LogicalType, PhysicalType};
@@ -90,6 +91,8 @@ pub(crate) struct FinishedChunk {
     pub encodings: Vec<Encoding>,
     pub encoding_stats: Vec<(i32, Encoding, i32)>,
     pub stats: ChunkStats,
+    /// A GEOMETRY chunk's geospatial statistics (statistics enabled).
+    pub geo: Option<GeoStats>,
     pub column_index: Option<ColumnIndex>,
     pub locations: Vec<PageLocation>,
     pub bloom_filter: Option<Sbbf>,
@@ -127,6 +130,8 @@ pub(crate) struct ChunkCore {
     stats: ChunkStats,
     column_index: ColumnIndexBuilder,
     pub bloom: Option<BloomFilter>,
+    /// GEOMETRY chunks: the geospatial statistics of the values so far.
+    pub geo: Option<GeoStats>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
     scratch: Vec<u8>,
     /// Values given in pieces, joined for the compressor.
@@ -167,7 +172,7 @@ impl Drop for ChunkCore {
 impl ChunkCore {
     pub fn new(field: &ColumnDescriptor, opts: &WriterOptions) -> Result<Self> {
         let order = sort_order(field);
-        let truncation = match (field.physical, field.logical) {
+        let truncation = match (field.physical, &field.logical) {
             // As parquet-java's BinaryTruncator.getTruncator: decimals are not cut.
             (PhysicalType::ByteArray, Some(LogicalType::String) | None)
             | (PhysicalType::FixedLenByteArray(_), None) => Truncation::Utf8,
@@ -214,6 +219,9 @@ impl ChunkCore {
                 .as_ref()
                 .map(|(o, max)| BloomFilter::new(o, *max)),
             bloom_opts,
+            geo: (opts.statistics_enabled
+                && matches!(field.logical, Some(LogicalType::Geometry { .. })))
+            .then(GeoStats::default),
             scratch: Vec::new(),
             joined: Vec::new(),
             def_bytes: Vec::new(),
@@ -620,6 +628,7 @@ impl ChunkCore {
             encodings,
             encoding_stats,
             stats: std::mem::take(&mut self.stats),
+            geo: self.geo.as_mut().map(std::mem::take),
             column_index: index.build(),
             locations,
             bloom_filter: bloom,

@@ -80,6 +80,21 @@ public final class ParquetSchema {
     }
   }
 
+  /** How a GEOGRAPHY's edges run (parquet.thrift's {@code EdgeInterpolationAlgorithm}). */
+  public enum EdgeAlgorithm {
+    SPHERICAL(SchemaCodes.EDGE_SPHERICAL),
+    VINCENTY(SchemaCodes.EDGE_VINCENTY),
+    THOMAS(SchemaCodes.EDGE_THOMAS),
+    ANDOYER(SchemaCodes.EDGE_ANDOYER),
+    KARNEY(SchemaCodes.EDGE_KARNEY);
+
+    final int code;
+
+    EdgeAlgorithm(int code) {
+      this.code = code;
+    }
+  }
+
   /** One leaf column. */
   public static final class Column {
     final List<String> path;
@@ -89,13 +104,15 @@ public final class ParquetSchema {
     final int logical;
     final int a;
     final int b;
+    /** A geospatial column's coordinate reference system, or null. */
+    final String crs;
     final Repetition repetition;
     final Integer fieldId;
     final int maxDefinitionLevel;
     final int maxRepetitionLevel;
 
     Column(List<String> path, PhysicalType physical, int width, int logical, int a, int b,
-        Repetition repetition, Integer fieldId, int maxDef, int maxRep) {
+        String crs, Repetition repetition, Integer fieldId, int maxDef, int maxRep) {
       this.path = Collections.unmodifiableList(new ArrayList<>(path));
       this.name = String.join(".", path);
       this.physical = physical;
@@ -103,6 +120,7 @@ public final class ParquetSchema {
       this.logical = logical;
       this.a = a;
       this.b = b;
+      this.crs = crs;
       this.repetition = repetition;
       this.fieldId = fieldId;
       this.maxDefinitionLevel = maxDef;
@@ -252,10 +270,15 @@ public final class ParquetSchema {
     return columns.size();
   }
 
-  /** Node names, depth-first. */
+  /** Node names, depth-first, then the strings nodes refer to by index (CRSs). */
   String[] names() {
     List<String> out = new ArrayList<>();
     walk(fields, n -> out.add(n.name));
+    walk(fields, n -> {
+      if (n.leaf != null && n.leaf.crs != null) {
+        out.add(n.leaf.crs);
+      }
+    });
     return out.toArray(new String[0]);
   }
 
@@ -267,8 +290,11 @@ public final class ParquetSchema {
     spec[0] = SchemaCodes.VERSION;
     spec[1] = nodes.size();
     int i = 2;
+    int nextString = nodes.size();
     for (Node n : nodes) {
       Column c = n.leaf;
+      boolean geo = c != null
+          && (c.logical == SchemaCodes.LOGICAL_GEOMETRY || c.logical == SchemaCodes.LOGICAL_GEOGRAPHY);
       spec[i++] = c == null ? SchemaCodes.KIND_GROUP : SchemaCodes.KIND_LEAF;
       spec[i++] = n.repetition.code;
       spec[i++] = c == null ? n.children.size() : 0;
@@ -276,8 +302,9 @@ public final class ParquetSchema {
       spec[i++] = c == null ? 0 : c.width;
       spec[i++] = c == null ? (n.annotation == null ? SchemaCodes.LOGICAL_NONE : n.annotation.code)
           : c.logical;
-      // A Variant group's specification version.
-      spec[i++] = c != null ? c.a : n.annotation == GroupType.VARIANT ? 1 : 0;
+      // A Variant group's specification version; a geospatial column's CRS (see names()).
+      spec[i++] = geo ? (c.crs == null ? -1 : nextString++)
+          : c != null ? c.a : n.annotation == GroupType.VARIANT ? 1 : 0;
       spec[i++] = c == null ? 0 : c.b;
       spec[i++] = n.fieldId != null ? 1 : 0;
       spec[i++] = n.fieldId != null ? n.fieldId : 0;
@@ -376,11 +403,16 @@ public final class ParquetSchema {
     }
 
     private Builder add(String name, PhysicalType t, int width, int logical, int a, int b, boolean nullable) {
+      return add(name, t, width, logical, a, b, null, nullable);
+    }
+
+    private Builder add(String name, PhysicalType t, int width, int logical, int a, int b, String crs,
+        boolean nullable) {
       checkName(name);
       Repetition r = nextRepetition != null ? nextRepetition
           : nullable ? Repetition.OPTIONAL : Repetition.REQUIRED;
       int[] lv = levels(r);
-      Column c = new Column(pathList(name), t, width, logical, a, b, r, nextFieldId, lv[0], lv[1]);
+      Column c = new Column(pathList(name), t, width, logical, a, b, crs, r, nextFieldId, lv[0], lv[1]);
       current.add(new Node(name, r, nextFieldId, null, null, c));
       nextFieldId = null;
       nextRepetition = null;
@@ -504,6 +536,17 @@ public final class ParquetSchema {
     /** UTF-8 text: BYTE_ARRAY annotated STRING. */
     public Builder stringColumn(String name, boolean nullable) {
       return add(name, PhysicalType.BYTE_ARRAY, 0, SchemaCodes.LOGICAL_STRING, 0, 0, nullable);
+    }
+
+    /** WKB geometries in the coordinate reference system {@code crs} (null: none named). */
+    public Builder geometryColumn(String name, String crs, boolean nullable) {
+      return add(name, PhysicalType.BYTE_ARRAY, 0, SchemaCodes.LOGICAL_GEOMETRY, 0, 0, crs, nullable);
+    }
+
+    /** WKB geographies in {@code crs} whose edges follow {@code algorithm} (either may be null). */
+    public Builder geographyColumn(String name, String crs, EdgeAlgorithm algorithm, boolean nullable) {
+      return add(name, PhysicalType.BYTE_ARRAY, 0, SchemaCodes.LOGICAL_GEOGRAPHY, 0,
+          algorithm == null ? -1 : algorithm.code, crs, nullable);
     }
 
     public Builder binaryColumn(String name, boolean nullable) {

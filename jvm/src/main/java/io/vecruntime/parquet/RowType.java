@@ -29,7 +29,10 @@ public enum RowType {
   STRING(SchemaCodes.ROW_STRING),
   BINARY(SchemaCodes.ROW_BINARY),
   /** A decimal of up to 18 digits in writeLegacyFormat's FIXED_LEN_BYTE_ARRAY; needs a precision. */
-  LEGACY_DECIMAL(SchemaCodes.ROW_LEGACY_DECIMAL);
+  LEGACY_DECIMAL(SchemaCodes.ROW_LEGACY_DECIMAL),
+  /** SRID header and WKB, re-encoded as Spark's writer does (little-endian ISO WKB). */
+  GEOMETRY(SchemaCodes.ROW_GEOMETRY),
+  GEOGRAPHY(SchemaCodes.ROW_GEOGRAPHY);
 
   final int code;
 

@@ -8,7 +8,7 @@ package io.vecruntime.parquet;
 final class SchemaCodes {
   private SchemaCodes() {}
 
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   static final int INTS_PER_NODE = 10;
 
   static final int KIND_LEAF = 1;
@@ -35,10 +35,18 @@ final class SchemaCodes {
   static final int LOGICAL_TIMESTAMP = 5;
   static final int LOGICAL_TIME = 6;
   static final int LOGICAL_UNKNOWN = 7;
+  static final int LOGICAL_GEOMETRY = 8;
+  static final int LOGICAL_GEOGRAPHY = 9;
   static final int LOGICAL_LIST = 10;
   static final int LOGICAL_MAP = 11;
   static final int LOGICAL_MAP_KEY_VALUE = 12;
   static final int LOGICAL_VARIANT = 13;
+
+  static final int EDGE_SPHERICAL = 0;
+  static final int EDGE_VINCENTY = 1;
+  static final int EDGE_THOMAS = 2;
+  static final int EDGE_ANDOYER = 3;
+  static final int EDGE_KARNEY = 4;
 
   static final int UNIT_MILLIS = 0;
   static final int UNIT_MICROS = 1;
@@ -64,4 +72,6 @@ final class SchemaCodes {
   static final int ROW_STRING = 13;
   static final int ROW_BINARY = 14;
   static final int ROW_LEGACY_DECIMAL = 15;
+  static final int ROW_GEOMETRY = 17;
+  static final int ROW_GEOGRAPHY = 18;
 }

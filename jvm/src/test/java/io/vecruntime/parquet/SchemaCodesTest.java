@@ -1,5 +1,6 @@
 package io.vecruntime.parquet;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.Field;
@@ -35,6 +36,20 @@ class SchemaCodesTest {
     assertEquals(SchemaCodes.LOGICAL_VARIANT, ParquetSchema.GroupType.VARIANT.code);
     assertEquals(SchemaCodes.UNIT_MICROS, ParquetSchema.TimeUnit.MICROS.code);
     assertEquals(SchemaCodes.REBASE_EXCEPTION, ColumnarParquetWriter.RebaseMode.EXCEPTION.code);
+    assertEquals(SchemaCodes.EDGE_KARNEY, ParquetSchema.EdgeAlgorithm.KARNEY.code);
+  }
+
+  @Test
+  void geospatialColumnsSendTheirCrsAndAreReadAsGeospatialRows() {
+    // The CRS strings travel after the node names; the native side decodes them by index.
+    ParquetSchema s = ParquetSchema.builder()
+        .geometryColumn("g", "EPSG:3857", true)
+        .geographyColumn("h", "OGC:CRS84", ParquetSchema.EdgeAlgorithm.SPHERICAL, true)
+        .geometryColumn("n", null, false)
+        .build();
+    assertArrayEquals(new String[] {"g", "h", "n", "EPSG:3857", "OGC:CRS84"}, s.names());
+    assertArrayEquals(new RowType[] {RowType.GEOMETRY, RowType.GEOGRAPHY, RowType.GEOMETRY},
+        s.rowTypes());
   }
 
   @Test

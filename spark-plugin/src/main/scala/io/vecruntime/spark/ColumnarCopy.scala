@@ -135,6 +135,9 @@ object ColumnarCopy {
         }
       case RowType.STRING => eachValid(r => out.setBytes(r, v.getUTF8String(start + r).getBytes))
       case RowType.BINARY => eachValid(r => out.setBytes(r, v.getBinary(start + r)))
+      // VectorWriteRule reads geospatial columns from rows only.
+      case RowType.GEOMETRY | RowType.GEOGRAPHY =>
+        throw new IllegalStateException("geospatial columns are not copied from column vectors")
     }
   }
 

@@ -140,7 +140,7 @@ object SparkParquetLayout {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
         BinaryType | _: YearMonthIntervalType | _: DayTimeIntervalType | NullType => None
-    case t if SparkShims.isTime(t) || SparkShims.isVariant(t) => None
+    case t if SparkShims.isTime(t) || SparkShims.isVariant(t) || SparkShims.isGeospatial(t) => None
     case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
     case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
       .find(_ => true)
@@ -231,6 +231,8 @@ object SparkParquetLayout {
       case (PrimitiveTypeName.DOUBLE, null) => b.doubleColumn(name, nullable)
       case (PrimitiveTypeName.BINARY, _: StringLogicalTypeAnnotation) => b.stringColumn(name, nullable)
       case (PrimitiveTypeName.BINARY, null) => b.binaryColumn(name, nullable)
+      case (PrimitiveTypeName.BINARY, a) if SparkShims.isGeospatialAnnotation(a) =>
+        SparkShims.addGeospatialColumn(b, name, a, nullable)
       case (PrimitiveTypeName.INT96, null) => b.int96Column(name, nullable)
       case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, null) =>
         b.fixedBinaryColumn(name, p.getTypeLength, nullable)

@@ -68,9 +68,11 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
           case None =>
             // A columnar child is read batch by batch instead of through Spark's
             // ColumnarToRowExec.
-            // Nested columns, writeLegacyFormat's decimals and LEGACY-rebased datetimes are
-            // converted from rows only (EXCEPTION checks batches too: ColumnarCopy).
-            val rowsOnly = w.child.output.exists(a => SparkParquetLayout.nested(a.dataType)) ||
+            // Nested columns, geospatial ones (WKB re-encoded), writeLegacyFormat's decimals
+            // and LEGACY-rebased datetimes are converted from rows only (EXCEPTION checks
+            // batches too: ColumnarCopy).
+            val rowsOnly = w.child.output.exists(a => SparkParquetLayout.nested(a.dataType) ||
+                SparkParquetLayout.holds(a.dataType)(SparkShims.isGeospatial)) ||
               conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
               (SparkRebase.ofSession(conf).legacy && w.child.output.exists(a =>
                 SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))

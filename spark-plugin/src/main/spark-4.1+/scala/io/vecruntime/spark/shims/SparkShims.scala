@@ -1,14 +1,15 @@
 package io.vecruntime.spark.shims
 
+import io.vecruntime.parquet.ParquetSchema
 import io.vecruntime.spark.WideRows
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.schema.LogicalTypeAnnotation
-import org.apache.parquet.schema.LogicalTypeAnnotation.{UnknownLogicalTypeAnnotation, VariantLogicalTypeAnnotation}
+import org.apache.parquet.schema.LogicalTypeAnnotation.{GeographyLogicalTypeAnnotation, GeometryLogicalTypeAnnotation, UnknownLogicalTypeAnnotation, VariantLogicalTypeAnnotation}
 
 import org.apache.spark.sql.execution.datasources.OutputWriter
 import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions
 import org.apache.spark.sql.internal.{LegacyBehaviorPolicy, SQLConf}
-import org.apache.spark.sql.types.{DataType, StructType, TimeType, VariantType}
+import org.apache.spark.sql.types.{DataType, GeographyType, GeometryType, StructType, TimeType, VariantType}
 
 /** What differs between Spark versions: Spark 4.1 and 4.2 (parquet-java 1.16 and 1.17). */
 object SparkShims {
@@ -30,6 +31,32 @@ object SparkShims {
   def variantSpecVersion(a: LogicalTypeAnnotation): Option[Int] = a match {
     case v: VariantLogicalTypeAnnotation => Some(v.getSpecVersion.toInt)
     case _ => None
+  }
+
+  /**
+   * Spark's GEOMETRY and GEOGRAPHY, written natively where Spark's writer writes them: from
+   * Spark 4.2 (Spark 4.1's writer refuses them).
+   */
+  def isGeospatial(t: DataType): Boolean =
+    writesGeospatial && (t.isInstanceOf[GeometryType] || t.isInstanceOf[GeographyType])
+
+  // This shim builds for Spark 4.1 and 4.2.
+  private lazy val writesGeospatial = !org.apache.spark.SPARK_VERSION.startsWith("4.1.")
+
+  /** The GEOMETRY or GEOGRAPHY annotation Spark's converter gives a geospatial column. */
+  def isGeospatialAnnotation(a: LogicalTypeAnnotation): Boolean =
+    a.isInstanceOf[GeometryLogicalTypeAnnotation] || a.isInstanceOf[GeographyLogicalTypeAnnotation]
+
+  /** Adds a column of one of those annotations, its CRS and edge algorithm as they are. */
+  def addGeospatialColumn(
+      b: ParquetSchema.Builder,
+      name: String,
+      a: LogicalTypeAnnotation,
+      nullable: Boolean): Unit = a match {
+    case g: GeometryLogicalTypeAnnotation => b.geometryColumn(name, g.getCrs, nullable)
+    case g: GeographyLogicalTypeAnnotation =>
+      b.geographyColumn(name, g.getCrs,
+        Option(g.getAlgorithm).map(x => ParquetSchema.EdgeAlgorithm.valueOf(x.name)).orNull, nullable)
   }
 
   /** Whether Spark's writer infers each file's Variant shredding schema for this write. */

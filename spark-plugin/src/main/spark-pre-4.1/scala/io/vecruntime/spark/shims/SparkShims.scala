@@ -1,5 +1,6 @@
 package io.vecruntime.spark.shims
 
+import io.vecruntime.parquet.ParquetSchema
 import io.vecruntime.spark.WideRows
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.schema.LogicalTypeAnnotation
@@ -30,6 +31,18 @@ object SparkShims {
   def variantSpecVersion(a: LogicalTypeAnnotation): Option[Int] = None
 
   def infersVariantShredding(options: Map[String, String], conf: SQLConf): Boolean = false
+
+  /** Spark 4.0 and 3.5 have no geospatial types. */
+  def isGeospatial(t: DataType): Boolean = false
+
+  def isGeospatialAnnotation(a: LogicalTypeAnnotation): Boolean = false
+
+  def addGeospatialColumn(
+      b: ParquetSchema.Builder,
+      name: String,
+      a: LogicalTypeAnnotation,
+      nullable: Boolean): Unit =
+    throw new UnsupportedOperationException("geospatial columns are written natively from Spark 4.2")
 
   def variantFile(
       path: String,
