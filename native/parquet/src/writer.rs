@@ -353,8 +353,12 @@ impl<W: Sink> FileWriter<W> {
     ) -> (ColumnChunkMeta, ChunkIndexes, ColumnChunkSummary) {
         let field = &self.schema.columns()[i];
         let order = self.columns[i].core().order;
+        // Statistics off: parquet-java's NoopStatistics, an empty struct (no null count either).
         let mut stats = Statistics {
-            null_count: Some(chunk.stats.null_count as i64),
+            null_count: self
+                .options
+                .statistics_enabled
+                .then_some(chunk.stats.null_count as i64),
             legacy_min_max: !matches!(order, SortOrder::Unsigned | SortOrder::Undefined),
             ..Default::default()
         };
