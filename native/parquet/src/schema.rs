@@ -227,9 +227,6 @@ impl Field {
 
     fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::Schema(format!("column '{}': {msg}", self.name)));
-        if self.name.is_empty() {
-            return Err(Error::Schema("a column name is empty".into()));
-        }
         if let PhysicalType::FixedLenByteArray(w) = self.physical {
             if w == 0 || w > i32::MAX as usize {
                 return bad(format!("FIXED_LEN_BYTE_ARRAY width {w} is not valid"));
@@ -474,7 +471,7 @@ impl Schema {
     pub fn from_nodes(root: impl Into<String>, fields: Vec<Node>) -> Result<Self> {
         let mut columns = Vec::new();
         let mut path = Vec::new();
-        check_children(&fields, None, &mut path, 0, 0, &mut columns)?;
+        check_children(&fields, &mut path, 0, 0, &mut columns)?;
         Ok(Schema {
             root_name: root.into(),
             fields,
@@ -511,7 +508,6 @@ impl Schema {
 
 fn check_children(
     nodes: &[Node],
-    parent: Option<&str>,
     path: &mut Vec<String>,
     def: i16,
     rep: i16,
@@ -528,12 +524,6 @@ fn check_children(
         )));
     }
     for node in nodes {
-        if node.name().is_empty() {
-            return Err(Error::Schema(match parent {
-                None => "a column name is empty".into(),
-                Some(_) => format!("a field of '{}' has an empty name", path.join(".")),
-            }));
-        }
         // Levels are i16, as readers (arrow-rs among them) hold them.
         let levels = match node.repetition() {
             Repetition::Required => Some((def, rep)),
@@ -567,7 +557,7 @@ fn check_children(
                         path.join(".")
                     )));
                 }
-                check_children(&g.children, Some(&g.name), path, d, r, columns)?;
+                check_children(&g.children, path, d, r, columns)?;
             }
         }
         path.pop();

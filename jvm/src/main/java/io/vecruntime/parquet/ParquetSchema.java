@@ -372,10 +372,10 @@ public final class ParquetSchema {
       return p;
     }
 
+    /** Names may be empty, as in Spark's schemas and parquet-java's; not missing or repeated. */
     private void checkName(String name) {
-      if (name == null || name.isEmpty()) {
-        throw new IllegalArgumentException(open.isEmpty() ? "a column name is empty"
-            : "a field of '" + path("").replaceAll("\\.$", "") + "' has an empty name");
+      if (name == null) {
+        throw new IllegalArgumentException("a column has no name");
       }
       if (!names.peek().add(name)) {
         throw new IllegalArgumentException("column '" + path(name) + "' appears twice");

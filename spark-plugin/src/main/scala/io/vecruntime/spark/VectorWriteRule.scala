@@ -196,7 +196,6 @@ object VectorWriteRule {
         Some(s"not a Parquet write (${fileFormat.getClass.getSimpleName})")
       } else None,
       () => fields.flatMap(SparkParquetLayout.unsupported).headOption,
-      () => if (fields.exists(_.name.isEmpty)) Some("a column with an empty name") else None,
       () => version.filterNot(SparkParquetLayout.WriterVersions.contains).map(v =>
         s"parquet.writer.version=$v is not a version parquet-java knows"),
       () => {

@@ -59,12 +59,6 @@ class FallbackSuite extends VecRuntimeSparkSession {
       df.selectExpr(s"map(id, $v) as m").write.parquet(dir))
   }
 
-  test("a column with an empty name: Spark's writer writes it") {
-    assertFallback("a column with an empty name")(d =>
-      df.select(org.apache.spark.sql.functions.col("id").as(""), org.apache.spark.sql.functions.col("s"))
-        .write.parquet(d))
-  }
-
   test("Parquet encryption") {
     spark.sql("DROP TABLE IF EXISTS enc")
     spark.sql("CREATE TABLE enc (id BIGINT) USING parquet " +

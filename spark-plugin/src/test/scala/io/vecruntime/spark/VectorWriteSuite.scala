@@ -259,6 +259,14 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     } finally spark.sparkContext.removeSparkListener(listener)
   }
 
+  test("columns and struct fields with empty names, as Spark's writer writes them") {
+    import org.apache.spark.sql.functions.{col, lit, map, struct}
+    val df = spark.range(0, 3000, 1, 2).select(col("id").as(""),
+      struct(col("id").as(""), (col("id") * 2).as("b")).as("s"),
+      map(lit(""), col("id")).as("m"), (col("id") % 7).as("x"))
+    compareWriters("empty-names")(df)
+  }
+
   test("filtered and projected input") {
     compareWriters("filtered")(allTypesDf().where("id % 3 = 1").selectExpr("s", "id * 2 AS id2", "dec38", "d"))
   }
