@@ -73,6 +73,9 @@ object SuiteRunner {
     Entry(Parquet + "VariantInferShreddingSuite"),
     Entry("org.apache.spark.sql.VariantShreddingSuite"),
     Entry("org.apache.spark.sql.VariantEndToEndSuite"),
+    // Geospatial types written and read back (their WKB, CRS and statistics).
+    Entry(Parquet + "ParquetGeoSuite"),
+    Entry("org.apache.spark.sql.STExpressionsSuite"),
     // Hive suites last: they share one TestHive context, which stays up to the end of the JVM.
     Entry(Sources + "BucketedWriteWithHiveSupportSuite"),
     Entry(Sources + "ParquetHadoopFsRelationSuite"),
