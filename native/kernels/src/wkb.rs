@@ -227,24 +227,15 @@ mod tests {
             self.b.push(self.le as u8);
             self.int(code)
         }
-        fn int(mut self, v: u32) -> Self {
-            let bytes = if self.le {
-                v.to_le_bytes()
-            } else {
-                v.to_be_bytes()
-            };
-            self.b.extend_from_slice(&bytes);
-            self
+        fn int(self, v: u32) -> Self {
+            self.put(v.to_le_bytes(), v.to_be_bytes())
         }
-        fn f(mut self, vs: &[f64]) -> Self {
-            for v in vs {
-                let bytes = if self.le {
-                    v.to_le_bytes()
-                } else {
-                    v.to_be_bytes()
-                };
-                self.b.extend_from_slice(&bytes);
-            }
+        fn f(self, vs: &[f64]) -> Self {
+            vs.iter()
+                .fold(self, |w, v| w.put(v.to_le_bytes(), v.to_be_bytes()))
+        }
+        fn put<const N: usize>(mut self, le: [u8; N], be: [u8; N]) -> Self {
+            self.b.extend_from_slice(if self.le { &le } else { &be });
             self
         }
         fn raw(mut self, b: &[u8]) -> Self {

@@ -137,26 +137,33 @@ impl Geom {
         }
     }
 
-    /// One coordinate of the geometry's own sequence (`Envelope.expandToInclude(x, y)`).
+    /// One coordinate of the geometry's own sequence (`Envelope.expandToInclude(x, y)`, which
+    /// widens the box as including the box of that one point does).
     fn coordinate(&mut self, c: [f64; 4]) {
+        self.expand([c[0], c[0], c[1], c[1]]);
+        self.zm_only(c);
+    }
+
+    /// `Envelope.expandToInclude(Envelope)`: an empty box takes `o`; else each bound moves
+    /// when `o`'s is beyond it (a NaN never is).
+    fn expand(&mut self, o: [f64; 4]) {
         match &mut self.envelope {
-            None => self.envelope = Some([c[0], c[0], c[1], c[1]]),
+            None => self.envelope = Some(o),
             Some(e) => {
-                if c[0] < e[0] {
-                    e[0] = c[0];
+                if o[0] < e[0] {
+                    e[0] = o[0];
                 }
-                if c[0] > e[1] {
-                    e[1] = c[0];
+                if o[1] > e[1] {
+                    e[1] = o[1];
                 }
-                if c[1] < e[2] {
-                    e[2] = c[1];
+                if o[2] < e[2] {
+                    e[2] = o[2];
                 }
-                if c[1] > e[3] {
-                    e[3] = c[1];
+                if o[3] > e[3] {
+                    e[3] = o[3];
                 }
             }
         }
-        self.zm_only(c);
     }
 
     /// A coordinate that counts for Z, M and the type but not the box (a polygon's holes).
@@ -172,26 +179,10 @@ impl Geom {
         }
     }
 
-    /// A collection's member (`Envelope.expandToInclude(Envelope)`, coordinates appended).
+    /// A collection's member (its box added, its coordinates appended).
     fn member(&mut self, m: Geom) {
         if let Some(o) = m.envelope {
-            match &mut self.envelope {
-                None => self.envelope = Some(o),
-                Some(e) => {
-                    if o[0] < e[0] {
-                        e[0] = o[0];
-                    }
-                    if o[1] > e[1] {
-                        e[1] = o[1];
-                    }
-                    if o[2] < e[2] {
-                        e[2] = o[2];
-                    }
-                    if o[3] > e[3] {
-                        e[3] = o[3];
-                    }
-                }
-            }
+            self.expand(o);
         }
         if self.first.is_none() {
             self.first = m.first;
