@@ -131,7 +131,8 @@ impl Reader<'_, '_> {
         let type_at = self.pos;
         let code = self.int(little)? as i32;
         let (base, dims) = match (code / 1000, code % 1000) {
-            (d @ 0..=3, b @ 1..=7) if code > 0 => (
+            // A negative code leaves a negative remainder: never a type.
+            (d @ 0..=3, b @ 1..=7) => (
                 b,
                 Dims {
                     z: d == 1 || d == 3,
@@ -304,6 +305,29 @@ mod tests {
     }
 
     #[test]
+    fn empty_and_multi_geometries_are_kept() {
+        let cases = [
+            W::new(true).head(2).int(0).b,
+            W::new(true).head(3).int(0).b,
+            W::new(true).head(7).int(0).b,
+            W::new(true)
+                .head(4)
+                .int(1)
+                .raw(&W::new(true).head(1).f(&[1.0, 2.0]).b)
+                .b,
+            W::new(true)
+                .head(1005)
+                .int(1)
+                .raw(&W::new(true).head(1002).int(0).b)
+                .b,
+            W::new(true).head(6).int(1).raw(&square(true)).b,
+        ];
+        for wkb in cases {
+            assert_eq!(spark(&wkb).unwrap(), wkb);
+        }
+    }
+
+    #[test]
     fn refuses_what_sparks_reader_refuses() {
         let cases: Vec<(Vec<u8>, &str)> = vec![
             (vec![], "unexpected end"),
@@ -321,6 +345,16 @@ mod tests {
                 "not finite",
             ),
             (W::new(true).head(2).int(9).f(&[1.0, 1.0]).b, "exceeds"),
+            // Two points need 32 bytes: 24 are too few.
+            (W::new(true).head(2).int(2).f(&[1.0, 1.0, 2.0]).b, "exceeds"),
+            (
+                W::new(true).head(7).int(u32::MAX).b,
+                "count of geometries -1",
+            ),
+            (
+                W::new(true).head(1).f(&[1.0, f64::NEG_INFINITY]).b,
+                "not finite at byte 13",
+            ),
             (
                 W::new(true)
                     .head(3)
@@ -369,6 +403,17 @@ mod tests {
         assert!(append_spark_wkb(&mut out, &v, false).is_ok());
         let e = append_spark_wkb(&mut out, &v, true).unwrap_err();
         assert!(e.contains("bounds"), "{e}");
+        // The bounds hold at their ends, on both sides.
+        for (xy, ok) in [
+            ([-180.0, -90.0], true),
+            ([180.0, 90.0], true),
+            ([-180.5, 0.0], false),
+            ([0.0, -90.5], false),
+        ] {
+            let mut v = vec![0u8; HEADER_SIZE];
+            v.extend(W::new(true).head(1).f(&xy).b);
+            assert_eq!(append_spark_wkb(&mut out, &v, true).is_ok(), ok, "{xy:?}");
+        }
         let mut empty = vec![0u8; HEADER_SIZE];
         empty.extend(W::new(true).head(1).f(&[f64::NAN, f64::NAN]).b);
         assert!(append_spark_wkb(&mut out, &empty, true).is_ok());

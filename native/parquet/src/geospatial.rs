@@ -45,7 +45,8 @@ impl GeoStats {
         let Some(first) = g.first else { return };
         if let Some(env) = g.envelope {
             for (axis, (lo, hi)) in [(X, (env[0], env[1])), (Y, (env[2], env[3]))] {
-                if !lo.is_nan() && !hi.is_nan() {
+                // An axis's min and max are NaN together: the first coordinate sets both.
+                if !lo.is_nan() {
                     let b = &mut self.bounds[axis];
                     *b = (java_min(b.0, lo), java_max(b.1, hi));
                 }
@@ -88,30 +89,18 @@ impl GeoStats {
 
 /// Java's `Math.min` on numbers that are not NaN: -0.0 is below 0.0.
 fn java_min(a: f64, b: f64) -> f64 {
-    if a == b {
-        if a.is_sign_negative() {
-            a
-        } else {
-            b
-        }
-    } else if a < b {
-        a
-    } else {
+    if b < a || (b == a && a.is_sign_positive()) {
         b
+    } else {
+        a
     }
 }
 
 fn java_max(a: f64, b: f64) -> f64 {
-    if a == b {
-        if a.is_sign_negative() {
-            b
-        } else {
-            a
-        }
-    } else if a > b {
-        a
-    } else {
+    if b > a || (b == a && a.is_sign_negative()) {
         b
+    } else {
+        a
     }
 }
 
@@ -275,18 +264,14 @@ impl Jts<'_> {
                 }
             }
             3 => {
-                let rings = self.count()?;
-                let mut shell_empty = true;
-                for ring in 0..rings {
-                    let n = self.count()?;
-                    if ring == 0 {
-                        shell_empty = n == 0;
-                    }
-                    for _ in 0..n {
+                // The shell makes the box; holes count for Z and M when the shell is not
+                // empty (an empty shell makes the polygon empty).
+                for ring in 0..self.count()? {
+                    for _ in 0..self.count()? {
                         let c = self.coordinate(z, m)?;
                         if ring == 0 {
                             g.coordinate(c);
-                        } else if !shell_empty {
+                        } else if g.envelope.is_some() {
                             g.zm_only(c);
                         }
                     }
@@ -429,6 +414,63 @@ mod tests {
         s.update(&point(-0.0, 0.0));
         assert!(s.bounds[X].0.is_sign_negative());
         assert!(s.bounds[X].1 == 0.0 && s.bounds[X].1.is_sign_positive());
+        // A later 0.0 leaves the -0.0 minimum.
+        s.update(&point(0.0, 0.0));
+        assert!(s.bounds[X].0.is_sign_negative());
+        // Y as X: the first of two equal bounds stays, within a geometry.
+        let mut y = GeoStats::default();
+        y.update(&wkb(2, &[0.0, 0.0, 1.0, -0.0], &[(0, 2)]));
+        assert!(y.bounds[Y].0.is_sign_positive());
+        let mut y = GeoStats::default();
+        y.update(&wkb(2, &[0.0, -0.0, 1.0, 0.0], &[(0, 2)]));
+        assert!(y.bounds[Y].1.is_sign_negative());
+    }
+
+    #[test]
+    fn negative_bounds() {
+        let mut s = GeoStats::default();
+        s.update(&point(-1.0, -5.0));
+        s.update(&point(-2.0, -3.0));
+        assert_eq!(s.bounds[..2], [(-2.0, -1.0), (-5.0, -3.0)]);
+    }
+
+    #[test]
+    fn multi_geometries_and_the_z_of_collection_members() {
+        let mut s = GeoStats::default();
+        let line = |a: f64| wkb(1002, &[a, 0.0, a * 10.0, a + 1.0, 1.0, -a], &[(0, 2)]);
+        s.update(&collection(1005, &[line(2.0), line(3.0)]));
+        let square = [0.0, 0.0, 4.0, 0.0, 4.0, 4.0, 0.0, 0.0];
+        s.update(&collection(6, &[wkb(3, &square, &[(0, 1), (0, 4)])]));
+        assert_eq!(s.bounds[..3], [(0.0, 4.0), (0.0, 4.0), (-3.0, 30.0)]);
+        assert_eq!(s.types(), vec![6, 1005]);
+    }
+
+    #[test]
+    fn each_member_reads_in_its_own_byte_order() {
+        // A little-endian collection holding a big-endian point.
+        let mut be = vec![0];
+        be.extend_from_slice(&1u32.to_be_bytes());
+        be.extend_from_slice(&2.5f64.to_be_bytes());
+        be.extend_from_slice(&(-1.0f64).to_be_bytes());
+        let mut s = GeoStats::default();
+        s.update(&collection(7, &[be]));
+        assert_eq!(s.bounds[..2], [(2.5, 2.5), (-1.0, -1.0)]);
+    }
+
+    #[test]
+    fn counts_beyond_a_eighth_of_the_bytes_are_refused_as_jts_refuses_them() {
+        // A polygon of one square ring then k empty rings: 1 + k rings in 77 + 4k bytes. JTS
+        // takes counts up to len / 8: k = 17 is read, k = 18 is not.
+        let square = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0];
+        for (k, read) in [(17, true), (18, false)] {
+            let mut v = wkb(3, &square, &[(0, 1 + k), (0, 4)]);
+            for _ in 0..k {
+                v.extend_from_slice(&0u32.to_le_bytes());
+            }
+            let mut s = GeoStats::default();
+            s.update(&v);
+            assert_eq!(s.is_written(), read, "{k} empty rings");
+        }
     }
 
     #[test]
