@@ -7,7 +7,7 @@
 # partitioned by ss_sold_date_sk, bucketed by ss_item_sk (64 buckets, saveAsTable) and nested
 # (grouped by ticket into an array of structs and a map) with snappy against Spark v1 (after one unmeasured
 # warm-up round of each case; WARMUPS=n for more; SHAPES=flat,partitioned,bucketed,nested chooses
-# the cases, SHAPES=variant adds each row as a Variant object, CODECS the flat codecs), and prints the tables. SPARK=4.1, 4.0 or 3.5 runs it on
+# the cases, SHAPES=variant adds each row as a Variant object, SHAPES=geo each as geometries (Spark 4.2), CODECS the flat codecs), and prints the tables. SPARK=4.1, 4.0 or 3.5 runs it on
 # that Spark release (the plugin built with its profile, against that release's own writer).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

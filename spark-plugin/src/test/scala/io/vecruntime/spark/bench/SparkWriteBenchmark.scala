@@ -16,7 +16,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
  * `saveAsTable`, snappy) and `nested` (store_sales grouped by ticket: its lines an
  * `array<struct<...>>` and a `map<string,int>`, snappy), and on request (`SHAPES=variant`)
- * `variant` (each row a Variant object of 8 of its fields, snappy); all but `flat` against Spark v1 only,
+ * `variant` (each row a Variant object of 8 of its fields, snappy) and `geo` (Spark 4.2: each row
+ * a POINT and a 4-point LINESTRING, snappy); all but `flat` against Spark v1 only,
  * and vecruntime v1 in flat writes only. Per case the median of the runs of:
  * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
  * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
@@ -112,9 +113,36 @@ object SparkWriteBenchmark {
         println(f"variant: ${v.count()}%,d rows (a Variant object of 8 fields), cached")
         v
       }
+      // Spatial data (Spark 4.2): each row a POINT (GEOMETRY(4326)) and a 4-point LINESTRING
+      // (GEOMETRY(0)) from its keys and prices.
+      lazy val geo = {
+        def wkb(code: Int, coords: Seq[Double], count: Boolean): Array[Byte] = {
+          val b = java.nio.ByteBuffer.allocate(9 + 8 * coords.size).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+          b.put(1.toByte).putInt(code)
+          if (count) b.putInt(coords.size / 2)
+          coords.foreach(c => b.putDouble(c))
+          java.util.Arrays.copyOf(b.array(), b.position())
+        }
+        val rows = df.selectExpr("CAST(ss_ticket_number AS BIGINT)", "ss_item_sk", "ss_customer_sk",
+            "CAST(ss_sales_price AS DOUBLE)", "CAST(ss_net_profit AS DOUBLE)").rdd.map { r =>
+          def d(i: Int) = if (r.isNullAt(i)) 0.0 else r.getAs[Number](i).doubleValue
+          val (x, y) = (d(1) % 360 - 180 + d(3) / 1000, d(2) % 180 - 90 + d(4) / 100000)
+          org.apache.spark.sql.Row(r.get(0), wkb(1, Seq(x, y), count = false),
+            wkb(2, Seq(x, y, x + d(3), y, x + d(3), y + d(4), x, y + d(4)), count = true))
+        }
+        val schema = new org.apache.spark.sql.types.StructType().add("ss_ticket_number", "bigint")
+          .add("p", "binary").add("l", "binary")
+        // Spark's cache holds no geospatial column: the WKB is cached, and each write (and
+        // its noop) makes the geometries of it.
+        val wkbs = spark.createDataFrame(rows, schema).cache()
+        println(f"geo: ${wkbs.count()}%,d rows (a POINT and a 4-point LINESTRING), WKB cached")
+        wkbs.selectExpr("ss_ticket_number", "st_geomfromwkb(p, 4326) AS location",
+          "st_geomfromwkb(l) AS path")
+      }
       def source(shape: String) = shape match {
         case "nested" => nested
         case "variant" => variant
+        case "geo" => geo
         case _ => df
       }
       val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime",
@@ -131,7 +159,7 @@ object SparkWriteBenchmark {
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
         if (writer == "vecruntime v1") w = w.option("parquet.writer.version", "v1")
         shape match {
-          case "flat" | "nested" | "variant" => w.parquet(dir.getAbsolutePath)
+          case "flat" | "nested" | "variant" | "geo" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
           case "bucketed" =>
             spark.sql("DROP TABLE IF EXISTS bench_bucketed")
