@@ -168,15 +168,24 @@ object SparkWriteBenchmark {
           case other => throw new IllegalArgumentException(s"unknown shape $other")
         }
       }
+      // Every run writes into a new directory, and all of them are deleted only after the last
+      // run: on an ext4 file system without a journal (this machine's), creating a file scans
+      // past every inode deleted in the last minutes (`recently_deleted`), so deleting one run's
+      // 7,296 files before the next would charge each later file creation with that scan, a
+      // quarter of the partitioned write's CPU, for every writer alike.
+      val written = scala.collection.mutable.Buffer[File]()
+      def fresh(name: String): File = {
+        val dir = new File(out, name)
+        deleteRecursively(dir)
+        written += dir
+        dir
+      }
       // Warm-up, not measured: JIT compilation of every writer's path (and the first use of
       // each codec) otherwise lands in the first case's runs, for every writer.
-      for (_ <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
+      for (round <- 1 to warmups; (shape, codec, writers) <- cases; writer <- writers) {
         spark.conf.set(VecRuntimeConf.ENABLED, isOurs(writer).toString)
         source(shape).write.format("noop").mode("overwrite").save()
-        val dir = new File(out, s"warmup-$shape-$codec-${writer.replace(' ', '-')}")
-        deleteRecursively(dir)
-        write(shape, writer, codec, dir)
-        deleteRecursively(dir)
+        write(shape, writer, codec, fresh(s"warmup$round-$shape-$codec-${writer.replace(' ', '-')}"))
       }
       println(s"warm-up: $warmups round(s) of every case, not measured")
       val results = for ((shape, codec, writers) <- cases) yield {
@@ -184,12 +193,10 @@ object SparkWriteBenchmark {
         for (run <- 1 to runs; writer <- writers) {
           spark.conf.set(VecRuntimeConf.ENABLED, isOurs(writer).toString)
           val (noopWall, noopCpu) = measure(source(shape).write.format("noop").mode("overwrite").save())
-          val dir = new File(out, s"$shape-$codec-${writer.replace(' ', '-')}-$run")
-          deleteRecursively(dir)
+          val dir = fresh(s"$shape-$codec-${writer.replace(' ', '-')}-$run")
           val (wall, cpu) = measure(write(shape, writer, codec, dir))
           val files = parquetFiles(dir)
           perWriter(writer) += Run(wall, noopWall, cpu, noopCpu, files.map(_.length).sum, files.length)
-          deleteRecursively(dir)
         }
         spark.conf.set(VecRuntimeConf.ENABLED, "true")
         (shape, codec) -> writers.map(w => w -> median(perWriter(w).toSeq))
@@ -209,6 +216,7 @@ object SparkWriteBenchmark {
           println(f"| $shape | $codec | $o | $w | ${r.wall / ours.wall}%.2fx | ${r.alone / ours.alone}%.2fx | ${r.cpu / ours.cpu}%.2fx | ${ours.cpuAlone / r.cpuAlone}%.3f (${r.cpuAlone / ours.cpuAlone}%.2fx less) | ${ours.bytes.toDouble / r.bytes}%.3f | ${ours.files} / ${r.files} |")
         }
       }
+      written.foreach(deleteRecursively)
     } finally spark.stop()
   }
 
