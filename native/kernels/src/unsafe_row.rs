@@ -490,7 +490,10 @@ impl RowTransposer {
     pub fn release_buffers(&mut self) {
         SCRATCH.with(|pool| {
             let mut pool = pool.borrow_mut();
-            for col in self.cols.drain(..) {
+            // Last column first: the next transposer pops its first column's buffer first, so
+            // each column gets back a buffer of its own type (a partitioned write's files share
+            // a schema), already the size it needs.
+            for col in self.cols.drain(..).rev() {
                 if pool.len() < MAX_POOLED && col.capacity_bytes() <= MAX_POOLED_BYTES {
                     pool.push(col);
                 }

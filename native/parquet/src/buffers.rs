@@ -5,6 +5,8 @@
 //! and doubling reallocations; buffers handed back after a chunk is written are reused instead.
 //! At most [`MAX_POOLED_BYTES`] are kept per thread (outside any writer's memory accounting), so
 //! an idle thread holds little: 32 MiB, against the row group (128 MiB by default) a writer holds.
+//! Page writes borrow their transient buffers from a few scratch buffers per thread
+//! ([`scratch`]).
 
 use std::cell::RefCell;
 
@@ -48,6 +50,44 @@ pub fn pooled_bytes() -> usize {
     POOL.with(|p| p.borrow().iter().map(Vec::capacity).sum())
 }
 
+/// Scratch buffers a thread's page writes borrow (levels, a page body, the compressor's
+/// output): each is needed only while one page is written, so a thread keeps a few instead of
+/// every open column chunk holding its own. A partitioned write holds thousands of chunks open:
+/// page-sized buffers each would be a page's worth of memory per chunk, faulted in and (the
+/// compressor's, whose length is kept) zeroed once per chunk.
+const SCRATCHES: usize = 8;
+
+/// Scratch buffers larger than this are freed after use (one huge page is not kept).
+const MAX_SCRATCH_BYTES: usize = 16 << 20;
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A scratch buffer for the duration of a page write, as it was last left: its length is
+/// kept, so a buffer grown by zero-filling (the compressor's room) is not zeroed again.
+pub fn scratch() -> Vec<u8> {
+    SCRATCH.with(|s| s.borrow_mut().pop()).unwrap_or_default()
+}
+
+/// Hands a scratch buffer back (freed when too large or when the thread keeps enough).
+pub fn return_scratch(v: Vec<u8>) {
+    if v.capacity() == 0 || v.capacity() > MAX_SCRATCH_BYTES {
+        return;
+    }
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < SCRATCHES {
+            s.push(v);
+        }
+    });
+}
+
+/// Bytes held by this thread's scratch buffers.
+pub fn scratch_bytes() -> usize {
+    SCRATCH.with(|s| s.borrow().iter().map(Vec::capacity).sum())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +108,26 @@ mod tests {
         give(w);
         give(Vec::with_capacity(MAX_POOLED_BYTES));
         assert!(pooled_bytes() <= MAX_POOLED_BYTES);
+    }
+
+    #[test]
+    fn scratch_keeps_its_length_and_is_bounded() {
+        let mut v = scratch();
+        v.resize(4096, 7);
+        let ptr = v.as_ptr();
+        return_scratch(v);
+        let w = scratch();
+        assert_eq!(
+            (w.as_ptr(), w.len()),
+            (ptr, 4096),
+            "the same buffer, length kept"
+        );
+        return_scratch(w);
+        return_scratch(Vec::with_capacity(MAX_SCRATCH_BYTES + 1));
+        for _ in 0..2 * SCRATCHES {
+            return_scratch(Vec::with_capacity(16));
+        }
+        let held = scratch_bytes();
+        assert!((4096..4096 + SCRATCHES * 64).contains(&held), "held {held}");
     }
 }

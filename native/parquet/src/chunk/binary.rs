@@ -33,7 +33,6 @@ pub(crate) struct BinaryWriter {
     /// Dictionary ids in the current page (bitset and list), for its min/max.
     page_seen: Vec<u64>,
     page_ids: Vec<u32>,
-    body: Vec<u8>,
 }
 
 impl BinaryWriter {
@@ -70,7 +69,6 @@ impl BinaryWriter {
             minmax: BytesMinMax::default(),
             page_seen: Vec::new(),
             page_ids: Vec::new(),
-            body: Vec::new(),
         }
     }
 
@@ -232,7 +230,7 @@ impl ChunkWriter for BinaryWriter {
     }
 
     fn flush_page(&mut self) -> Result<()> {
-        let mut body = std::mem::take(&mut self.body);
+        let mut body = crate::buffers::scratch();
         body.clear();
         let mut encoding = self.fallback_encoding;
         if self.state.active {
@@ -271,7 +269,7 @@ impl ChunkWriter for BinaryWriter {
                 self.core.write_data_page(encoding, &body, stats)
             }
         };
-        self.body = body;
+        crate::buffers::return_scratch(body);
         r
     }
 

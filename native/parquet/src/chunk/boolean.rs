@@ -14,7 +14,6 @@ pub(crate) struct BooleanWriter {
     values: PlainBooleanEncoder,
     seen_false: bool,
     seen_true: bool,
-    body: Vec<u8>,
 }
 
 impl BooleanWriter {
@@ -24,7 +23,6 @@ impl BooleanWriter {
             values: PlainBooleanEncoder::default(),
             seen_false: false,
             seen_true: false,
-            body: Vec::new(),
         }
     }
 
@@ -56,7 +54,7 @@ impl ChunkWriter for BooleanWriter {
     }
 
     fn flush_page(&mut self) -> Result<()> {
-        let mut body = std::mem::take(&mut self.body);
+        let mut body = crate::buffers::scratch();
         body.clear();
         self.values.finish_into(&mut body);
         let min_max = (self.seen_false || self.seen_true)
@@ -69,7 +67,7 @@ impl ChunkWriter for BooleanWriter {
             unordered_values: false,
         };
         let r = self.core.write_data_page(Encoding::Plain, &body, stats);
-        self.body = body;
+        crate::buffers::return_scratch(body);
         r
     }
 

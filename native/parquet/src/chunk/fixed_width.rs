@@ -207,7 +207,6 @@ pub(crate) struct FixedWidthWriter<T: Native> {
     fallback: Fallback,
     minmax: NumMinMax<T>,
     nan_seen: bool,
-    body: Vec<u8>,
 }
 
 impl<T: Native> FixedWidthWriter<T> {
@@ -241,7 +240,6 @@ impl<T: Native> FixedWidthWriter<T> {
             fallback,
             minmax: NumMinMax::new(T::zero()),
             nan_seen: false,
-            body: Vec::new(),
         }
     }
 
@@ -408,7 +406,7 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     }
 
     fn flush_page(&mut self) -> Result<()> {
-        let mut body = std::mem::take(&mut self.body);
+        let mut body = crate::buffers::scratch();
         body.clear();
         let mut encoding = self.fallback.encoding();
         if self.state.active {
@@ -424,7 +422,7 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         self.state.end_page();
         let stats = self.page_stats();
         let r = self.core.write_data_page(encoding, &body, stats);
-        self.body = body;
+        crate::buffers::return_scratch(body);
         r
     }
 

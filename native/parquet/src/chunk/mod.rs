@@ -133,12 +133,6 @@ pub(crate) struct ChunkCore {
     /// GEOMETRY chunks: the geospatial statistics of the values so far.
     pub geo: Option<GeoStats>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
-    scratch: Vec<u8>,
-    /// Values given in pieces, joined for the compressor.
-    joined: Vec<u8>,
-    /// The last page's levels: the buffers the level encoders swap their bytes into.
-    def_bytes: Vec<u8>,
-    rep_bytes: Vec<u8>,
 }
 
 /// Bits of the RLE/bit-packed levels up to `max` (parquet-java's `getWidthFromMaxInt`).
@@ -222,10 +216,6 @@ impl ChunkCore {
             geo: (opts.statistics_enabled
                 && matches!(field.logical, Some(LogicalType::Geometry { .. })))
             .then(GeoStats::default),
-            scratch: Vec::new(),
-            joined: Vec::new(),
-            def_bytes: Vec::new(),
-            rep_bytes: Vec::new(),
         })
     }
 
@@ -316,8 +306,10 @@ impl ChunkCore {
         if self.v1 {
             return self.write_data_page_v1(encoding, values, stats);
         }
-        let mut def = std::mem::take(&mut self.def_bytes);
-        let mut rep = std::mem::take(&mut self.rep_bytes);
+        // The page's transient buffers are the thread's (`buffers::scratch`): levels, values
+        // given in pieces joined for the compressor, and the compressor's output.
+        let mut def = crate::buffers::scratch();
+        let mut rep = crate::buffers::scratch();
         def.clear();
         rep.clear();
         if self.max_def > 0 {
@@ -332,8 +324,8 @@ impl ChunkCore {
         if uncompressed > MAX_PAGE_BYTES {
             return Err(self.too_large("a page", uncompressed));
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let mut joined = std::mem::take(&mut self.joined);
+        let mut scratch = crate::buffers::scratch();
+        let mut joined = crate::buffers::scratch();
         let is_compressed = values_len > 0;
         let single;
         // Uncompressed pages are copied once, straight from `values`.
@@ -391,10 +383,9 @@ impl ChunkCore {
         compressed
             .iter()
             .for_each(|v| self.current.extend_from_slice(v));
-        self.scratch = scratch;
-        self.joined = joined;
-        self.def_bytes = def;
-        self.rep_bytes = rep;
+        for b in [scratch, joined, def, rep] {
+            crate::buffers::return_scratch(b);
+        }
         self.page_written(
             encoding,
             stats,
@@ -414,8 +405,8 @@ impl ChunkCore {
         values: &[&[u8]],
         stats: PageStats,
     ) -> Result<()> {
-        let mut body = std::mem::take(&mut self.joined);
-        let mut levels = std::mem::take(&mut self.def_bytes);
+        let mut body = crate::buffers::scratch();
+        let mut levels = crate::buffers::scratch();
         body.clear();
         for (max, enc) in [
             (self.max_rep, &mut self.rep_levels),
@@ -428,13 +419,13 @@ impl ChunkCore {
                 body.extend_from_slice(&levels);
             }
         }
-        self.def_bytes = levels;
+        crate::buffers::return_scratch(levels);
         values.iter().for_each(|v| body.extend_from_slice(v));
         let uncompressed = body.len();
         if uncompressed > MAX_PAGE_BYTES {
             return Err(self.too_large("a page", uncompressed));
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = crate::buffers::scratch();
         let compressed: &[u8] = if self.compressor.is_uncompressed() {
             &body
         } else {
@@ -467,7 +458,8 @@ impl ChunkCore {
         header.write(&mut self.current);
         let header_len = self.current.len() - start;
         self.current.extend_from_slice(compressed);
-        (self.joined, self.scratch) = (body, scratch);
+        crate::buffers::return_scratch(body);
+        crate::buffers::return_scratch(scratch);
         self.page_written(
             encoding,
             stats,
