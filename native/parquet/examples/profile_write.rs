@@ -3,7 +3,9 @@
 //!     perf record target/release/examples/profile_write [store_sales|strings] [iterations] [codec]
 //! store_sales is dsdgen data when benchmarks/data/store_sales.parquet exists (as in the
 //! criterion benchmark), the strings table the benchmark's. `VECRUNTIME_PER_COLUMN=1` also
-//! times each column written alone (`=name`: only that column).
+//! times each column written alone (`=name`: only that column). `VECRUNTIME_FILE_ROWS=n` writes
+//! files of n rows each (the cost per file); `VECRUNTIME_OPEN_FILES=n` holds n files open at once
+//! (of `VECRUNTIME_FILE_ROWS` rows, 1 by default) and reports the memory an open file holds.
 #[path = "../benches/tables/mod.rs"]
 mod tables;
 
@@ -47,10 +49,19 @@ fn main() {
             return;
         }
     }
-    if let Some(rows) = std::env::var("VECRUNTIME_FILE_ROWS")
+    let file_rows = std::env::var("VECRUNTIME_FILE_ROWS")
+        .ok()
+        .and_then(|r| r.parse().ok());
+    if let Some(files) = std::env::var("VECRUNTIME_OPEN_FILES")
         .ok()
         .and_then(|r| r.parse().ok())
     {
+        // Files held open at once (a partitioned write's), each given `file_rows` rows (1 by
+        // default): the memory an open file holds.
+        open_files(&table, files, file_rows.unwrap_or(1), options);
+        return;
+    }
+    if let Some(rows) = file_rows {
         // Files of `rows` rows each (a partitioned write's small files): the cost per file.
         let (files, ns) = time_small_files(&table, rows, options);
         eprintln!(
@@ -79,6 +90,38 @@ fn time_writes(
     }
     let rows = table.num_rows() * iters;
     (bytes, t.elapsed().as_nanos() as f64 / rows as f64)
+}
+
+/// Opens `files` files of `rows` rows each (the table's first rows) and reports the resident
+/// memory they hold while open, per file and per column chunk.
+fn open_files(table: &arrow_array::RecordBatch, files: usize, rows: usize, options: WriterOptions) {
+    let schema = tables::our_schema(table);
+    let prepared = tables::prepare(&table.slice(0, rows.min(table.num_rows())));
+    let before = resident_bytes();
+    let open: Vec<_> = (0..files)
+        .map(|_| tables::write_open(&schema, &prepared, options.clone()))
+        .collect();
+    let held = resident_bytes().saturating_sub(before) as f64 / files as f64;
+    let chunks = schema.columns().len();
+    eprintln!(
+        "{files} open files of {rows} rows, {chunks} column chunks each: {:.1} KiB resident a file, {:.1} KiB a column chunk",
+        held / 1024.0,
+        held / 1024.0 / chunks as f64
+    );
+    for mut w in open {
+        w.close().expect("close");
+    }
+}
+
+/// The process's resident memory (Linux: /proc/self/statm, in pages of 4 KiB).
+fn resident_bytes() -> usize {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
+    let pages: usize = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .expect("resident pages");
+    pages * 4096
 }
 
 /// Writes `table` as files of `rows` rows: the number of files and the time per row.

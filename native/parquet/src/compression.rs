@@ -1,29 +1,37 @@
-//! Page compression for every codec Spark writes. One `Compressor` per column chunk writer, so
-//! codec contexts are reused from page to page.
+//! Page compression for every codec Spark writes. The codec contexts are the thread's, reused
+//! from page to page and from chunk to chunk: a context per column chunk (a zstd level-3
+//! context is hundreds of KiB once used) would be held by each of the thousands of chunks a
+//! partitioned or bucketed write keeps open. A context holds no state from one page to the
+//! next (each page is a frame of its own), so the bytes are the same.
 
 use crate::options::Codec;
+use std::cell::RefCell;
 use std::io::Write;
 
 /// Largest uncompressed piece of one Hadoop LZ4 block; Hadoop's decompressor buffer is 256 KiB.
 const LZ4_HADOOP_CHUNK: usize = 128 * 1024;
 
+/// A column chunk's codec.
 pub struct Compressor {
     codec: Codec,
-    zstd: Option<zstd::bulk::Compressor<'static>>,
-    snappy: snap::raw::Encoder,
+}
+
+/// The codec contexts of a thread, made when first used.
+#[derive(Default)]
+struct Contexts {
+    snappy: Option<snap::raw::Encoder>,
+    /// The zstd context and its level.
+    zstd: Option<(i32, zstd::bulk::Compressor<'static>)>,
+}
+
+thread_local! {
+    static CONTEXTS: RefCell<Contexts> = RefCell::new(Contexts::default());
 }
 
 impl Compressor {
+    /// The codec's level was checked with the writer's options (`WriterOptions::validate`).
     pub fn new(codec: Codec) -> std::io::Result<Self> {
-        let zstd = match codec {
-            Codec::Zstd(level) => Some(zstd::bulk::Compressor::new(level)?),
-            _ => None,
-        };
-        Ok(Compressor {
-            codec,
-            zstd,
-            snappy: snap::raw::Encoder::new(),
-        })
+        Ok(Compressor { codec })
     }
 
     pub fn is_uncompressed(&self) -> bool {
@@ -41,17 +49,24 @@ impl Compressor {
             buf
         }
         match self.codec {
-            Codec::Snappy => self
-                .snappy
-                .compress(input, room(buf, snap::raw::max_compress_len(input.len())))
-                .map_err(std::io::Error::other),
-            Codec::Zstd(_) => {
-                let z = self.zstd.as_mut().expect("zstd context made in new");
+            Codec::Snappy => CONTEXTS.with(|c| {
+                c.borrow_mut()
+                    .snappy
+                    .get_or_insert_with(snap::raw::Encoder::new)
+                    .compress(input, room(buf, snap::raw::max_compress_len(input.len())))
+                    .map_err(std::io::Error::other)
+            }),
+            Codec::Zstd(level) => CONTEXTS.with(|c| {
+                let mut c = c.borrow_mut();
+                let z = match &mut c.zstd {
+                    Some((l, z)) if *l == level => z,
+                    slot => &mut slot.insert((level, zstd::bulk::Compressor::new(level)?)).1,
+                };
                 z.compress_to_buffer(
                     input,
                     room(buf, zstd::zstd_safe::compress_bound(input.len())),
                 )
-            }
+            }),
             Codec::Lz4Raw => lz4_flex::block::compress_into(
                 input,
                 room(buf, lz4_flex::block::get_maximum_output_size(input.len())),

@@ -307,6 +307,15 @@ pub fn prepare(b: &RecordBatch) -> Prepared {
 }
 
 pub fn write_ours(schema: &Schema, p: &Prepared, options: WriterOptions) -> u64 {
+    write_open(schema, p, options).close().unwrap().file_size
+}
+
+/// A file with `p`'s rows written to it, still open (not closed).
+pub fn write_open(
+    schema: &Schema,
+    p: &Prepared,
+    options: WriterOptions,
+) -> FileWriter<std::io::Sink> {
     let mut w = FileWriter::new(std::io::sink(), schema.clone(), options).unwrap();
     let mut validity: Vec<Option<Vec<u8>>> = Vec::new();
     for (b, decs) in p.batches.iter().zip(&p.decimals) {
@@ -360,7 +369,7 @@ pub fn write_ours(schema: &Schema, p: &Prepared, options: WriterOptions) -> u64 
         })
         .unwrap();
     }
-    w.close().unwrap().file_size
+    w
 }
 
 /// The store_sales table of `n` rows: dsdgen data when present, else synthetic.

@@ -50,6 +50,11 @@ impl DictKey for u64 {
 const DIRECT_MIN_SLOTS: i128 = 1 << 12;
 const DIRECT_SLOTS_PER_ENTRY: i128 = 8;
 
+/// Slots first allocated for direct keys or the hash table, doubled as keys arrive: a
+/// partitioned write keeps thousands of chunks open, most of them holding few values, and a
+/// first allocation of `DIRECT_MIN_SLOTS` was 16 KiB a chunk before its second value.
+const FIRST_SLOTS: usize = 256;
+
 /// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits.
 ///
 /// While the keys span a small range (surrogate keys, dates, quantities, sequential ids) the
@@ -224,7 +229,9 @@ impl<K: DictKey> FixedDict<K> {
         if range > allowed {
             self.direct = false;
             self.slots = Vec::new();
-            let cap = (self.values.len() * 2 + 2).next_power_of_two().max(1024);
+            let cap = (self.values.len() * 2 + 2)
+                .next_power_of_two()
+                .max(FIRST_SLOTS);
             self.rebuild_table(cap);
             return;
         }
@@ -232,7 +239,7 @@ impl<K: DictKey> FixedDict<K> {
         let len = (range as usize)
             .next_power_of_two()
             .max(self.slots.len() * 2)
-            .max(DIRECT_MIN_SLOTS as usize);
+            .max(FIRST_SLOTS);
         let spare = len as i128 - range;
         self.base = (lo - spare / 2) as i64;
         self.slots.clear();
