@@ -111,3 +111,42 @@ impl Compressor {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pages of chunks of different codecs and zstd levels, interleaved on one thread, come out
+    /// as fresh contexts of their own would make them.
+    #[test]
+    fn shared_contexts_compress_as_fresh_ones() {
+        let pages: Vec<Vec<u8>> = (0..6u32)
+            .map(|p| {
+                (0..20_000u32)
+                    .flat_map(|i| ((i * (p + 1)) % 977).to_le_bytes())
+                    .collect()
+            })
+            .collect();
+        let codecs = [
+            Codec::Zstd(3),
+            Codec::Snappy,
+            Codec::Zstd(9),
+            Codec::Zstd(3),
+        ];
+        let mut compressors: Vec<Compressor> = codecs
+            .iter()
+            .map(|&c| Compressor::new(c).unwrap())
+            .collect();
+        let mut buf = Vec::new();
+        for page in &pages {
+            for (c, &codec) in compressors.iter_mut().zip(&codecs) {
+                let n = c.compress_into(page, &mut buf).unwrap();
+                let fresh = match codec {
+                    Codec::Zstd(level) => zstd::bulk::compress(page, level).unwrap(),
+                    _ => snap::raw::Encoder::new().compress_vec(page).unwrap(),
+                };
+                assert_eq!(&buf[..n], &fresh[..], "{codec:?}");
+            }
+        }
+    }
+}
