@@ -34,6 +34,38 @@ class HiveWritePathsSuite extends VecRuntimeSparkSession {
     } finally spark.sql("DROP TABLE hive_pq")
   }
 
+  test("a bucketed Hive table STORED AS PARQUET: HiveHash buckets as Spark writes them, natively") {
+    // Spark converts the INSERT to its own Parquet format with Hive-compatible bucketing
+    // (HiveHash bucket ids, files NNNNN_0_part-...), the partitioned one too.
+    for ((partitioned, suffix) <- Seq(false -> "flat", true -> "part")) {
+      val tables = Seq(s"hive_bkt_${suffix}_ours" -> true, s"hive_bkt_${suffix}_spark" -> false)
+      for ((t, on) <- tables) {
+        spark.sql(s"DROP TABLE IF EXISTS $t")
+        spark.sql(s"CREATE TABLE $t (id BIGINT, k INT, s STRING, d DOUBLE) " +
+          (if (partitioned) "PARTITIONED BY (p INT) " else "") +
+          "CLUSTERED BY (k, s) INTO 8 BUCKETS STORED AS PARQUET")
+        withConf(VecRuntimeConf.ENABLED -> on.toString, "hive.exec.dynamic.partition.mode" -> "nonstrict") {
+          val plans = plansOf(spark.sql(s"INSERT INTO $t " +
+            "SELECT id, cast(id % 97 AS INT), CASE WHEN id % 9 = 0 THEN NULL ELSE concat('v', id % 31) END, " +
+            "cast(id % 13 AS DOUBLE) * (CASE WHEN id % 2 = 0 THEN -1 ELSE 1 END)" +
+            (if (partitioned) ", cast(id % 3 AS INT)" else "") +
+            " FROM range(0, 3000, 1, 2)"))
+          assert(plans.exists(usesVecRuntime) == on, plans)
+        }
+      }
+      val (ours, theirs) = (tableDir(tables.head._1), tableDir(tables.last._1))
+      val files = assertSameTree(ours, theirs)
+      val name = "\\d{5}_0_part-\\d+_\\d{5}\\.c000\\.snappy\\.parquet"
+      assert(files.keys.forall(_.matches((if (partitioned) "p=\\d/" else "") + name)), files.keys)
+      assert(files.size > 8, files.keys)
+      def creators(dir: String) =
+        dataTree(dir).values.map(f => footer(f).getFileMetaData.getCreatedBy.split(" ").head).toSeq.distinct
+      assert(creators(ours) == Seq("vecruntime"))
+      assert(creators(theirs) == Seq("parquet-mr"))
+      for ((t, _) <- tables) spark.sql(s"DROP TABLE $t")
+    }
+  }
+
   test("INSERT OVERWRITE LOCAL DIRECTORY STORED AS PARQUET: natively when converted, else counted as Hive's") {
     val insert = (dir: String) =>
       spark.sql(s"INSERT OVERWRITE LOCAL DIRECTORY '$dir' STORED AS PARQUET SELECT id FROM range(500)")
