@@ -122,12 +122,20 @@ mod tests {
             (ptr, 4096),
             "the same buffer, length kept"
         );
+        let kept = w.capacity();
         return_scratch(w);
         return_scratch(Vec::with_capacity(MAX_SCRATCH_BYTES + 1));
+        let small = Vec::<u8>::with_capacity(16).capacity();
         for _ in 0..2 * SCRATCHES {
             return_scratch(Vec::with_capacity(16));
         }
-        let held = scratch_bytes();
-        assert!((4096..4096 + SCRATCHES * 64).contains(&held), "held {held}");
+        // Exactly SCRATCHES buffers: the first one and SCRATCHES - 1 small ones.
+        assert_eq!(scratch_bytes(), kept + (SCRATCHES - 1) * small);
+    }
+
+    #[test]
+    fn scratch_of_the_largest_kept_size_is_kept() {
+        return_scratch(Vec::with_capacity(MAX_SCRATCH_BYTES));
+        assert_eq!(scratch().capacity(), MAX_SCRATCH_BYTES);
     }
 }

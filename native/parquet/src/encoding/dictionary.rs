@@ -452,6 +452,18 @@ mod tests {
     }
 
     #[test]
+    fn direct_slots_grow_by_doubling() {
+        let mut d = FixedDict::<u64>::new();
+        d.insert(0);
+        assert_eq!(d.slots.len(), FIRST_SLOTS);
+        // 200 lies past the first slots (centred on 0) though the keys span only 201: the
+        // slots double, so that keys arriving one by one past the end cost amortised O(1).
+        d.insert(200);
+        assert!(d.direct);
+        assert_eq!(d.slots.len(), 2 * FIRST_SLOTS);
+    }
+
+    #[test]
     fn direct_and_hashed_keys_agree() {
         // Small range (direct), widening both ways, then a key far away (hash table).
         let mut d = FixedDict::<u32>::new();
