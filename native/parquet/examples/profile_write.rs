@@ -5,7 +5,9 @@
 //! criterion benchmark), the strings table the benchmark's. `VECRUNTIME_PER_COLUMN=1` also
 //! times each column written alone (`=name`: only that column). `VECRUNTIME_FILE_ROWS=n` writes
 //! files of n rows each (the cost per file); `VECRUNTIME_OPEN_FILES=n` holds n files open at once
-//! (of `VECRUNTIME_FILE_ROWS` rows, 1 by default) and reports the memory an open file holds.
+//! (of `VECRUNTIME_FILE_ROWS` rows, 1 by default) and reports the memory an open file holds;
+//! with `VECRUNTIME_ROUNDS=n` it then opens and closes them n times more, each time on a new
+//! thread, and reports each round's time and page faults.
 #[path = "../benches/tables/mod.rs"]
 mod tables;
 
@@ -111,6 +113,41 @@ fn open_files(table: &arrow_array::RecordBatch, files: usize, rows: usize, optio
     for mut w in open {
         w.close().expect("close");
     }
+    // Rounds of opening and closing the files, each on a new thread as tasks come on an
+    // executor's threads: the page faults of memory the allocator handed back and takes again.
+    let rounds: usize = std::env::var("VECRUNTIME_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(0);
+    for round in 1..=rounds {
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let (faults, t) = (minor_faults(), std::time::Instant::now());
+                for mut w in (0..files)
+                    .map(|_| tables::write_open(&schema, &prepared, options.clone()))
+                    .collect::<Vec<_>>()
+                {
+                    w.close().expect("close");
+                }
+                eprintln!(
+                    "round {round}: {:.0} ms, {} page faults",
+                    t.elapsed().as_secs_f64() * 1e3,
+                    minor_faults() - faults
+                );
+            });
+        });
+    }
+}
+
+/// The process's minor page faults so far (Linux: /proc/self/stat, field 10).
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')').expect("stat") + 2..];
+    rest.split_whitespace()
+        .nth(7)
+        .and_then(|f| f.parse().ok())
+        .expect("minflt")
 }
 
 /// The process's resident memory (Linux: /proc/self/statm, in pages of 4 KiB).
