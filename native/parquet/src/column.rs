@@ -233,6 +233,25 @@ pub(crate) struct RecordStarts {
     pub values: Vec<usize>,
 }
 
+/// Bit `j` set when `test(levels[j])` (up to 64 levels).
+fn mask64(levels: &[i16], test: impl Fn(i16) -> bool) -> u64 {
+    if let Ok(full) = <&[i16; 64]>::try_from(levels) {
+        // A fixed length the compiler turns into vector compares.
+        let mut bits = [false; 64];
+        for (b, &l) in bits.iter_mut().zip(full) {
+            *b = test(l);
+        }
+        return bits
+            .iter()
+            .enumerate()
+            .fold(0, |m, (j, &b)| m | ((b as u64) << j));
+    }
+    levels
+        .iter()
+        .enumerate()
+        .fold(0, |m, (j, &l)| m | ((test(l) as u64) << j))
+}
+
 /// Checks the levels of a nested column; returns where its records start.
 fn validate_levels(
     column: &ColumnDescriptor,
@@ -283,13 +302,21 @@ fn validate_levels(
         levels: Vec::with_capacity(n + 1),
         values: Vec::with_capacity(n + 1),
     };
+    // 64 entries at a time: a mask of record starts and one of defined values, so that a
+    // record start costs a push and the entries between them nothing each.
     let mut values = 0;
-    for (i, (&d, &r)) in def.iter().zip(rep).enumerate() {
-        if r == 0 {
-            starts.levels.push(i);
-            starts.values.push(values);
+    for (block, (d, r)) in def.chunks(64).zip(rep.chunks(64)).enumerate() {
+        let defined = mask64(d, |d| d == column.max_def);
+        let mut record = mask64(r, |r| r == 0);
+        while record != 0 {
+            let j = record.trailing_zeros();
+            starts.levels.push(block * 64 + j as usize);
+            starts
+                .values
+                .push(values + (defined & ((1u64 << j) - 1)).count_ones() as usize);
+            record &= record - 1;
         }
-        values += (d == column.max_def) as usize;
+        values += defined.count_ones() as usize;
     }
     if starts.levels.len() != n {
         return Err(Error::input(

@@ -659,9 +659,27 @@ pub(crate) fn sort_order(field: &ColumnDescriptor) -> SortOrder {
     }
 }
 
+/// One-bit levels packed at a time.
+const LEVEL_BITS: usize = 4096;
+
 /// Levels as runs: nested levels repeat (a run of present values, a run of empty lists).
 fn put_level_runs(enc: &mut RleEncoder, levels: &[i16], max: i16) {
     if max == 0 {
+        return;
+    }
+    if max == 1 {
+        // One-bit levels (the repetition levels of a list) alternate in short runs: packed
+        // into a bitmap, each byte of 8 is a bit-packed group or the start of a run at once.
+        let mut bitmap = [0u8; LEVEL_BITS / 8];
+        for chunk in levels.chunks(LEVEL_BITS) {
+            for (byte, eight) in bitmap.iter_mut().zip(chunk.chunks(8)) {
+                *byte = eight
+                    .iter()
+                    .enumerate()
+                    .fold(0, |b, (j, &l)| b | (((l != 0) as u8) << j));
+            }
+            enc.put_bits(&bitmap, 0, chunk.len());
+        }
         return;
     }
     let mut i = 0;
@@ -718,7 +736,37 @@ pub(crate) fn new_chunk_writer(
 
 #[cfg(test)]
 mod tests {
-    use super::run_len;
+    use super::{put_level_runs, run_len, LEVEL_BITS};
+    use crate::encoding::rle::RleEncoder;
+
+    #[test]
+    fn level_runs_encode_as_value_by_value() {
+        // Runs of every length around the bit-packed group size, over several bitmaps'
+        // worth of levels, at width 1 (the bitmap path) and 2, split across calls.
+        let mut seed = 7u64;
+        for max in [1i16, 2] {
+            for parquet_java_runs in [false, true] {
+                let mut levels = Vec::new();
+                while levels.len() < 3 * LEVEL_BITS + 77 {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let v = ((seed >> 40) % (max as u64 + 1)) as i16;
+                    let n = 1 + ((seed >> 20) % 40) as usize;
+                    levels.extend(std::iter::repeat_n(v, n));
+                }
+                let mut runs =
+                    RleEncoder::new(1 + (max == 2) as u32).parquet_java_runs(parquet_java_runs);
+                let mut each =
+                    RleEncoder::new(1 + (max == 2) as u32).parquet_java_runs(parquet_java_runs);
+                let cut = LEVEL_BITS + 5;
+                put_level_runs(&mut runs, &levels[..cut], max);
+                put_level_runs(&mut runs, &levels[cut..], max);
+                levels.iter().for_each(|&l| each.put(l as u32));
+                assert_eq!(runs.finish(), each.finish(), "max {max}");
+            }
+        }
+    }
 
     #[test]
     fn runs_are_measured_across_and_within_blocks() {
