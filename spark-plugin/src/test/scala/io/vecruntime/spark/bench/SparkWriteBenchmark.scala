@@ -55,10 +55,12 @@ object SparkWriteBenchmark {
       val df = spark.read.parquet(input).cache()
       val rows = df.count()
       println(f"store_sales: $rows%,d rows from $input, ${df.rdd.getNumPartitions} partitions, cached; " +
-        s"local[2], off-heap pool on; median of $runs runs")
+        s"local[2], off-heap pool on; median of $runs runs; " +
+        (if (dropsPageCache) "page cache dropped before each measured write" else "page cache kept"))
 
       def measure(write: => Unit): (Double, Double) = {
         ListenerShim.waitUntilEmpty(spark.sparkContext)
+        dropPageCache()
         // Each measured write starts from a collected heap: a young collection of the garbage
         // the previous write left (Spark's writers leave gigabytes) would otherwise land in
         // whichever write or noop runs next and count in its time.
@@ -221,6 +223,25 @@ object SparkWriteBenchmark {
   }
 
   /** Each measure of the runs' median, separately. */
+  /**
+   * On a virtual machine whose host backs guest memory lazily (this one: virtio balloon with
+   * free page reporting), a page cache grown past the memory the host has backed costs a host
+   * fault on every page a write dirties: one 29 MB file written with a FileOutputStream took
+   * 7 ms until about 600 MB of files had been written and kept, then 71 ms each, with or
+   * without `sync`; dropping the clean page cache between files kept every one at 7 ms. Runs
+   * keep their output (see `fresh`), so later runs paid that per byte written, every writer
+   * alike. Before each measured write and noop, the output is synced and the clean page cache
+   * dropped (when /proc/sys/vm/drop_caches is writable; `DROP_CACHES=0` keeps it), so that
+   * writes land in recycled pages, as on a machine whose page cache is warm.
+   */
+  private val dropsPageCache =
+    !sys.env.get("DROP_CACHES").contains("0") && new File("/proc/sys/vm/drop_caches").canWrite
+
+  private def dropPageCache(): Unit = if (dropsPageCache) {
+    new ProcessBuilder("sync").inheritIO().start().waitFor()
+    java.nio.file.Files.writeString(java.nio.file.Paths.get("/proc/sys/vm/drop_caches"), "1")
+  }
+
   def median(rs: Seq[Run]): Run = {
     def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
     Run(m(_.wall), m(_.noopWall), m(_.cpu), m(_.noopCpu), m(_.bytes.toDouble).toLong, m(_.files.toDouble).toInt)
