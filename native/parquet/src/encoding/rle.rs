@@ -207,8 +207,14 @@ impl RleEncoder {
     pub fn put_run(&mut self, v: u32, mut n: usize) {
         while n > 0 {
             if self.num_buffered > 0 {
-                self.put(v);
-                n -= 1;
+                // The open group filled at once, as `put` would value by value.
+                let k = n.min(8 - self.num_buffered);
+                self.buffered[self.num_buffered..self.num_buffered + k].fill(v);
+                self.num_buffered += k;
+                n -= k;
+                if self.num_buffered == 8 {
+                    self.write_bit_packed_group();
+                }
             } else if self.repeat_count > 0 && self.previous != v {
                 self.end_repeats();
             } else {
