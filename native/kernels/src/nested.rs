@@ -314,27 +314,31 @@ impl LeafBuf {
     /// nothing appended, for the other types.
     fn fill_struct_field(&mut self, entries: &[Entry], batch: &[u8], s: StructSlots) -> bool {
         let (byte, bit, slot) = (s.field / 8, s.field % 8, s.slots_at + 8 * s.field);
+        // Levels and values are written into slices sized for every entry (the values then cut
+        // to those defined), not pushed: a push reloads the vector's length after each store.
+        // A null field's slot is read and written over by the next value, without a branch.
         macro_rules! each {
             ($values:ident, $value:expr) => {{
                 self.rep.extend(entries.iter().map(|e| e.rep));
-                self.def.reserve(entries.len());
-                self.$values.reserve(entries.len());
-                for e in entries {
-                    let d = if e.at == ABSENT {
-                        e.def
-                    } else {
-                        let at = e.at as usize;
-                        if batch[at + byte] >> bit & 1 == 1 {
-                            s.null_def
-                        } else {
-                            let w = &batch[at + slot..at + slot + 8];
-                            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-                            self.$values.push($value(w));
-                            s.def
-                        }
-                    };
-                    self.def.push(d);
+                let (d0, v0) = (self.def.len(), self.$values.len());
+                self.def.resize(d0 + entries.len(), 0);
+                self.$values.resize(v0 + entries.len(), Default::default());
+                let vals = &mut self.$values[v0..];
+                let mut k = 0;
+                for (e, d) in entries.iter().zip(&mut self.def[d0..]) {
+                    if e.at == ABSENT {
+                        *d = e.def;
+                        continue;
+                    }
+                    let at = e.at as usize;
+                    let null = batch[at + byte] >> bit & 1 == 1;
+                    let w = &batch[at + slot..at + slot + 8];
+                    // k never passes the entry's own index: within the slice.
+                    vals[k] = $value(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+                    k += !null as usize;
+                    *d = if null { s.null_def } else { s.def };
                 }
+                self.$values.truncate(v0 + k);
             }};
         }
         match self.ty {
