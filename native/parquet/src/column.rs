@@ -273,7 +273,10 @@ fn validate_levels(
     // The bounds first, over each slice on its own (loops the compiler vectorizes); the
     // entry at fault is looked for only when they fail.
     let within = |l: &[i16], max: i16| {
-        l.iter().copied().min().unwrap_or(0) >= 0 && l.iter().copied().max().unwrap_or(0) <= max
+        let (lo, hi) = l
+            .iter()
+            .fold((0, 0), |(lo, hi): (i16, i16), &x| (lo.min(x), hi.max(x)));
+        lo >= 0 && hi <= max
     };
     if !within(def, column.max_def) || !within(rep, column.max_rep) {
         let (i, (d, r)) = def

@@ -74,8 +74,12 @@ pub(crate) fn write_records(
     rows: usize,
 ) -> Result<()> {
     let nested = col.nested.expect("a nested column");
-    w.core_mut()
-        .put_nested_levels(&nested.def[levels.clone()], &nested.rep[levels], rows);
+    w.core_mut().put_nested_levels(
+        &nested.def[levels.clone()],
+        &nested.rep[levels],
+        rows,
+        values.len(),
+    );
     w.put_values(&col.data, None, values.start, values.end)
 }
 
@@ -246,15 +250,19 @@ impl ChunkCore {
         }
     }
 
-    /// Levels of `rows` whole records of a nested column. An entry not defined at the leaf is
-    /// a null, whatever level it stops at (parquet-java's `writeNull`).
-    pub fn put_nested_levels(&mut self, def: &[i16], rep: &[i16], rows: usize) {
+    /// Levels of `rows` whole records of a nested column, `defined` of them defined at the
+    /// leaf (as counted when the levels were checked). An entry not defined at the leaf is a
+    /// null, whatever level it stops at (parquet-java's `writeNull`).
+    pub fn put_nested_levels(&mut self, def: &[i16], rep: &[i16], rows: usize, defined: usize) {
+        debug_assert_eq!(
+            def.len() - defined,
+            def.iter().filter(|&&d| d < self.max_def).count()
+        );
         self.page_rows += rows;
         self.page_values += def.len();
         put_level_runs(&mut self.def_levels, def, self.max_def);
         put_level_runs(&mut self.rep_levels, rep, self.max_rep);
-        let max = self.max_def;
-        self.page_nulls += def.iter().filter(|&&d| d < max).count();
+        self.page_nulls += def.len() - defined;
     }
 
     pub fn levels_buffered(&self) -> usize {
