@@ -3,8 +3,9 @@
 //! rows) to columns, 4,096 rows a batch as the JVM side sends them, and 144 rows into a new
 //! transposer each time (a partitioned write's file, sharing its buffers); and nested rows of the
 //! Spark benchmark's `nested` table (a ticket: a BIGINT, its lines an
-//! `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements (4.5% null fields), a 3-entry `map<string,int>`),
-//! shredded into levels and values, with the cost per leaf value, then also encoded.
+//! `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements with 4.5% null fields, a 3-entry
+//! `map<string,int>`), shredded into levels and values, with the cost per leaf value, then also
+//! encoded.
 //!
 //!     cargo bench -p vecruntime-kernels --bench transpose
 
