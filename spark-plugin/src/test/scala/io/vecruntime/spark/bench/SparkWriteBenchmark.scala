@@ -222,7 +222,6 @@ object SparkWriteBenchmark {
     } finally spark.stop()
   }
 
-  /** Each measure of the runs' median, separately. */
   /**
    * On a virtual machine whose host backs guest memory lazily (this one: virtio balloon with
    * free page reporting), a page cache grown past the memory the host has backed costs a host
@@ -242,6 +241,7 @@ object SparkWriteBenchmark {
     java.nio.file.Files.writeString(java.nio.file.Paths.get("/proc/sys/vm/drop_caches"), "1")
   }
 
+  /** Each measure of the runs' median, separately. */
   def median(rs: Seq[Run]): Run = {
     def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
     Run(m(_.wall), m(_.noopWall), m(_.cpu), m(_.noopCpu), m(_.bytes.toDouble).toLong, m(_.files.toDouble).toInt)
