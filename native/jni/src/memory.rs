@@ -3,15 +3,26 @@
 //! Rust builds a slice over them, and freeing twice or freeing a foreign address is an error.
 
 use crate::errors::{argument, JniError, JniResult};
-use parking_lot::{RwLock, RwLockReadGuard};
+use parking_lot::{Condvar, Mutex};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// Cache-line alignment: any primitive slice over the start of a buffer is aligned.
 const ALIGN: usize = 64;
 
-/// Live allocations: start address -> size.
-static LIVE: RwLock<BTreeMap<usize, usize>> = RwLock::new(BTreeMap::new());
+/// A live allocation: its size, and how many [`Pin`]s are reading it now.
+struct Allocation {
+    size: usize,
+    pins: usize,
+}
+
+/// Live allocations by start address. Held only to look up, register or unregister: a
+/// native call pins the buffers it reads (not the registry), so one task's allocations and
+/// frees do not wait for another task's write to finish.
+static LIVE: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
+/// Signalled when an allocation's last pin goes.
+static UNPINNED: Condvar = Condvar::new();
 
 pub fn allocate(size: i64) -> JniResult<i64> {
     if size < 0 || size > (isize::MAX as i64) - ALIGN as i64 {
@@ -27,34 +38,71 @@ pub fn allocate(size: i64) -> JniResult<i64> {
             "out of native memory allocating {size} bytes"
         )));
     }
-    LIVE.write().insert(ptr as usize, size);
+    LIVE.lock()
+        .insert(ptr as usize, Allocation { size, pins: 0 });
     Ok(ptr as i64)
 }
 
 pub fn free(address: i64) -> JniResult<()> {
-    let size = LIVE.write().remove(&(address as usize)).ok_or_else(|| {
-        JniError::State(format!(
-            "address {address:#x} is not a live vecruntime buffer (freed twice?)"
-        ))
-    })?;
+    let mut live = LIVE.lock();
+    // A buffer another thread's native call is reading is freed once that call is done.
+    while live.get(&(address as usize)).is_some_and(|a| a.pins > 0) {
+        UNPINNED.wait(&mut live);
+    }
+    let size = live
+        .remove(&(address as usize))
+        .ok_or_else(|| {
+            JniError::State(format!(
+                "address {address:#x} is not a live vecruntime buffer (freed twice?)"
+            ))
+        })?
+        .size;
+    drop(live);
     let layout =
         Layout::from_size_align(size.max(1), ALIGN).expect("layout was valid at allocation");
-    // SAFETY: the address came from alloc_zeroed with this layout and was just unregistered,
-    // so no other free can reach it; readers hold the read lock while they use it.
+    // SAFETY: the address came from alloc_zeroed with this layout and was just unregistered
+    // unpinned, so no other free can reach it and no reader holds a slice over it.
     unsafe { dealloc(address as usize as *mut u8, layout) };
     Ok(())
 }
 
 /// Bytes held by live allocations.
 pub fn allocated_bytes() -> i64 {
-    LIVE.read().values().map(|&s| s as i64).sum()
+    LIVE.lock().values().map(|a| a.size as i64).sum()
 }
 
-/// Held while slices over registered memory are in use: no buffer can be freed meanwhile.
-pub struct Pin(RwLockReadGuard<'static, BTreeMap<usize, usize>>);
+/// Held while slices over registered memory are in use: each buffer a slice was taken from
+/// stays allocated until the pin is dropped.
+pub struct Pin {
+    /// Start addresses of the allocations pinned (once per slice taken).
+    pinned: RefCell<Vec<usize>>,
+}
 
 pub fn pin() -> Pin {
-    Pin(LIVE.read())
+    Pin {
+        pinned: RefCell::new(Vec::new()),
+    }
+}
+
+impl Drop for Pin {
+    fn drop(&mut self) {
+        let pinned = self.pinned.get_mut();
+        if pinned.is_empty() {
+            return;
+        }
+        let mut live = LIVE.lock();
+        let mut unpinned = false;
+        for base in pinned.drain(..) {
+            if let Some(a) = live.get_mut(&base) {
+                a.pins -= 1;
+                unpinned |= a.pins == 0;
+            }
+        }
+        drop(live);
+        if unpinned {
+            UNPINNED.notify_all();
+        }
+    }
 }
 
 impl Pin {
@@ -65,8 +113,8 @@ impl Pin {
             return Ok(&[]);
         }
         // SAFETY: [address, address + len) lies inside a live allocation (checked above) that
-        // cannot be freed while this pin's read guard is held; the memory is initialised
-        // (allocations are zeroed).
+        // this pin holds allocated until it is dropped; the memory is initialised (allocations
+        // are zeroed).
         Ok(unsafe { std::slice::from_raw_parts(address as usize as *const u8, len as usize) })
     }
 
@@ -123,15 +171,20 @@ impl Pin {
             )));
         }
         let start = address as usize;
-        let inside = self
-            .0
-            .range(..=start)
+        let mut live = LIVE.lock();
+        let inside = live
+            .range_mut(..=start)
             .next_back()
-            .is_some_and(|(&base, &size)| {
+            .filter(|(&base, a)| {
                 start
                     .checked_add(len as usize)
-                    .is_some_and(|end| end <= base + size)
-            });
+                    .is_some_and(|end| end <= base + a.size)
+            })
+            .map(|(&base, a)| {
+                a.pins += 1;
+                self.pinned.borrow_mut().push(base);
+            })
+            .is_some();
         if !inside {
             return Err(argument(format!(
                 "{}: {len} bytes at {address:#x} are not inside a live vecruntime buffer",
@@ -166,5 +219,37 @@ mod tests {
         assert!(pin().bytes(a, 1, &what).is_err());
         assert!(free(a).is_err());
         assert!(allocate(-1).is_err());
+    }
+
+    #[test]
+    fn a_pin_holds_only_its_buffers() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+        let a = allocate(64).unwrap();
+        let what = || "test".to_string();
+        let pin = pin();
+        assert_eq!(pin.bytes(a, 64, &what).unwrap().len(), 64);
+        // Other buffers come and go while `a` is pinned.
+        let (done, other) = mpsc::channel();
+        std::thread::spawn(move || {
+            let b = allocate(128).unwrap();
+            free(b).unwrap();
+            done.send(()).unwrap();
+        });
+        other
+            .recv_timeout(Duration::from_secs(10))
+            .expect("allocating and freeing another buffer waited for the pin");
+        // Freeing `a` itself waits until the pin is dropped.
+        let (freed, waiting) = mpsc::channel();
+        let t = std::thread::spawn(move || {
+            free(a).unwrap();
+            freed.send(()).unwrap();
+        });
+        assert!(waiting.recv_timeout(Duration::from_millis(200)).is_err());
+        assert_eq!(pin.bytes(a, 64, &what).unwrap()[63], 0);
+        drop(pin);
+        waiting.recv_timeout(Duration::from_secs(10)).unwrap();
+        t.join().unwrap();
+        assert!(free(a).is_err());
     }
 }
