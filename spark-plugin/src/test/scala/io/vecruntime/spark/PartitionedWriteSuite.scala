@@ -21,15 +21,23 @@ import org.apache.spark.sql.execution.SortExec
  */
 class PartitionedWriteSuite extends VecRuntimeSparkSession {
 
-  /** Writes with both writers, checks ours was native with no sort for the writer, compares. */
+  /**
+   * Writes with both writers, checks ours was native, compares the trees and Spark's write
+   * statistics (files, dynamic partitions, rows).
+   */
   def compare(name: String)(write: (DataFrame, String) => Unit)(df: DataFrame): Map[String, File] = {
     val ours = newDir(s"$name-ours")
     val theirs = newDir(s"$name-spark")
-    val plan = planOf(write(df, ours))
-    assert(usesVecRuntime(plan), s"vecruntime did not take the write:\n$plan")
-    withConf(VecRuntimeConf.ENABLED -> "false") {
-      val p = planOf(write(df, theirs))
-      assert(!usesVecRuntime(p))
+    val plans = plansOf(write(df, ours))
+    assert(usesVecRuntime(plans.last), s"vecruntime did not take the write:\n${plans.last}")
+    val sparks = withConf(VecRuntimeConf.ENABLED -> "false") {
+      val ps = plansOf(write(df, theirs))
+      assert(!usesVecRuntime(ps.last))
+      ps
+    }
+    val (o, t) = (writeMetrics(plans), writeMetrics(sparks))
+    for (k <- Seq("numFiles", "numParts", "numOutputRows")) {
+      assert(o(k) == t(k), s"$k: ours $o, Spark's $t")
     }
     assertSameTree(ours, theirs)
   }
@@ -108,6 +116,11 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
       d.write.option("maxRecordsPerFile", 100).partitionBy("day").parquet(dir))(events(5000))
     val counts = files.values.map(f => fileRows(f).size)
     assert(counts.forall(_ <= 100) && counts.sum == 5000, counts)
+    // A task whose last row opens a new file (100, 100 and 1 rows).
+    val last = compare("maxrecords-last")((d, dir) =>
+      d.write.option("maxRecordsPerFile", 100).partitionBy("day").parquet(dir))(
+      spark.range(0, 201, 1, 1).selectExpr("id", "if(id >= 0, 7, 8) as day"))
+    assert(last.values.map(f => fileRows(f).size).toSeq.sorted == Seq(1, 100, 100), last.keys)
   }
 
   test("a small buffer budget encodes the largest batches early; files read back the same") {

@@ -110,6 +110,13 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
   /** Runs a write and returns the plan Spark executed for it. */
   def planOf(write: => Unit): SparkPlan = plansOf(write).last
 
+  /** Spark's write statistics (numFiles, numParts, numOutputRows...) of the write among `plans`. */
+  def writeMetrics(plans: Seq[SparkPlan]): Map[String, Long] =
+    plans.flatMap(nodesOf).collectFirst {
+      case c: DataWritingCommandExec if c.cmd.metrics.contains("numFiles") =>
+        c.cmd.metrics.map { case (k, m) => k -> m.value }
+    }.getOrElse(fail(s"no write command among the plans:\n${plans.mkString("\n")}"))
+
   /** Runs a write and returns every plan Spark executed for it (a CTAS runs an inner write). */
   def plansOf(write: => Unit): Seq[SparkPlan] = {
     org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)

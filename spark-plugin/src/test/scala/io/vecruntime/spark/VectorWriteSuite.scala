@@ -205,11 +205,7 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
   }
 
   test("write statistics as Spark's: numFiles, numOutputRows, numOutputBytes") {
-    def metrics(plan: org.apache.spark.sql.execution.SparkPlan): Map[String, Long] =
-      nodesOf(plan).collectFirst {
-        case c: org.apache.spark.sql.execution.command.DataWritingCommandExec =>
-          c.cmd.metrics.map { case (k, m) => k -> m.value }
-      }.get
+    def metrics(plan: org.apache.spark.sql.execution.SparkPlan) = writeMetrics(Seq(plan))
     val df = allTypesDf(3000).repartition(3)
     val ours = newDir("metrics-ours")
     val o = metrics(planOf(df.write.option("maxRecordsPerFile", 700).parquet(ours)))

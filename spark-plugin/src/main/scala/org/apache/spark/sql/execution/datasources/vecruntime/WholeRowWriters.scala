@@ -2,11 +2,15 @@ package org.apache.spark.sql.execution.datasources.vecruntime
 
 import org.apache.hadoop.mapreduce.TaskAttemptContext
 
+import scala.collection.mutable
+
+import org.apache.spark.internal.Logging
 import org.apache.spark.internal.io.FileCommitProtocol
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
-import org.apache.spark.sql.execution.datasources.{DynamicPartitionDataConcurrentWriter, DynamicPartitionDataSingleWriter, WriteJobDescription}
+import org.apache.spark.sql.execution.datasources.{BaseDynamicPartitionDataWriter, DynamicPartitionDataSingleWriter, OutputWriter, WriteJobDescription}
 import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
 
 /**
@@ -14,9 +18,10 @@ import org.apache.spark.sql.types.DataType
  * data columns into a new row before its writer sees it (`getOutputRow`, which re-encodes every
  * decimal: a quarter of the task time of store_sales partitioned by date). These hand the file
  * writer the whole input row instead, whose data columns the native writer reads in place
- * (`WideRows`). Everything else is Spark's: partition and bucket look-up, file naming, the
- * open-writer limit and its sort, maxRecordsPerFile, stats. The stats trackers see the whole
- * row too, so this is used only with Spark's own, which count rows and read no values.
+ * (`WideRows`). Everything else is Spark's: file naming, the open-writer limit and its sort,
+ * maxRecordsPerFile, stats (and the concurrent writer's look-up of open files, made cheaper
+ * step for step). The stats trackers see the whole row too, so this is used only with Spark's
+ * own, which count rows and read no values.
  */
 private[vecruntime] object WholeRows {
   /** The input row as it is (an UnsafeRow), or copied into one. */
@@ -30,15 +35,154 @@ private[vecruntime] object WholeRows {
   }
 }
 
-/** Spark's writer of a file open per partition and bucket, handing over whole rows. */
+/**
+ * Spark's writer of a file open per partition and bucket (`DynamicPartitionDataConcurrentWriter`),
+ * handing over whole rows, with its per-row look-up made cheap. Spark's looks up the open files
+ * three times in a hash map, keyed by a case class of two Options, whenever a row's partition or
+ * bucket differs from the last row's: for a bucketed write that is nearly every row (a ninth of
+ * the task samples of store_sales bucketed by item). Here the current file's state is held
+ * directly, a bucketed write without partitions finds its files by bucket id in an array, and
+ * other writes look up once per change. What it does is Spark's, step for step: when a file is
+ * opened (and named) and counted as a new partition, maxRecordsPerFile, the limit of open files
+ * after which the rest of the task's rows are sorted and each file is closed once its rows end,
+ * and the files closed at the end.
+ */
 private[vecruntime] class WholeRowConcurrentWriter(
     description: WriteJobDescription,
     taskAttemptContext: TaskAttemptContext,
     committer: FileCommitProtocol,
     spec: ConcurrentOutputWriterSpec)
-  extends DynamicPartitionDataConcurrentWriter(description, taskAttemptContext, committer, spec) {
+  extends BaseDynamicPartitionDataWriter(description, taskAttemptContext, committer, Map.empty)
+  with Logging {
+  import WholeRowConcurrentWriter.{Key, NoBucket, Status}
+
   override protected val getOutputRow: UnsafeProjection =
     new WholeRows.Pass(description.allColumns.map(_.dataType).toArray)
+
+  /** Past the open-file limit: the rest of the rows come sorted (Spark's `sorted`). */
+  private var sorted = false
+  /** Open files by partition values and bucket (partitioned writes). */
+  private val open = mutable.HashMap[Key, Status]()
+  /** Open files by bucket id (bucketed writes without partitions). */
+  private var byBucket = new Array[Status](0)
+  private var opened = 0
+  /** The current file's partition values (a copy), bucket and state; null, NoBucket, null at first. */
+  private var partition: UnsafeRow = null
+  private var bucket = NoBucket
+  private var status: Status = null
+
+  private def bucketOption: Option[Int] = if (isBucketed) Some(bucket) else None
+
+  private def lookUp(): Status =
+    if (isPartitioned) open.getOrElse(Key(partition, bucket), null)
+    else if (bucket < byBucket.length) byBucket(bucket) else null
+
+  private def remember(s: Status): Unit = {
+    // (`partition` is a copy, replaced and never changed when the partition changes.)
+    if (isPartitioned) open.put(Key(partition, bucket), s)
+    else {
+      if (bucket >= byBucket.length) {
+        byBucket = java.util.Arrays.copyOf(byBucket, math.max(bucket + 1, 2 * byBucket.length))
+      }
+      byBucket(bucket) = s
+    }
+    opened += 1
+  }
+
+  private def forget(): Unit = {
+    if (isPartitioned) open.remove(Key(partition, bucket)) else byBucket(bucket) = null
+    opened -= 1
+  }
+
+  /** Keeps the current file's state for when its rows come back (Spark's status update). */
+  private def save(): Unit = {
+    status.writer = currentWriter
+    status.records = recordsInFile
+    status.counter = fileCounter
+  }
+
+  override def write(record: InternalRow): Unit = {
+    val nextPartition = if (isPartitioned) getPartitionValues(record) else null
+    val nextBucket = if (isBucketed) getBucketId(record) else NoBucket
+    if (status == null || nextBucket != bucket || (isPartitioned && nextPartition != partition)) {
+      if (currentWriter != null) {
+        if (!sorted) save()
+        else {
+          forget()
+          releaseCurrentWriter()
+        }
+      }
+      bucket = nextBucket
+      val newPartition = isPartitioned && nextPartition != partition
+      if (newPartition) partition = nextPartition.copy()
+      status = lookUp()
+      if (newPartition && status == null) statsTrackers.foreach(_.newPartition(partition))
+      if (status != null) {
+        currentWriter = status.writer
+        recordsInFile = status.records
+        fileCounter = status.counter
+      } else {
+        fileCounter = 0
+        renewCurrentWriter(Option(partition), bucketOption, closeCurrentWriter = false)
+        val limit = if (sorted) spec.maxWriters + 1 else spec.maxWriters
+        assert(opened <= limit, s"Number of open output file writers is $opened, beyond $limit")
+        status = new Status(currentWriter, recordsInFile, fileCounter)
+        remember(status)
+        if (opened >= spec.maxWriters && !sorted) {
+          logInfo(s"Number of concurrent writers $opened reaches the threshold. Fall back from " +
+            "concurrent writers to sort-based sequential writer. You may change threshold " +
+            s"with configuration ${SQLConf.MAX_CONCURRENT_OUTPUT_FILE_WRITERS.key}")
+          sorted = true
+        }
+      }
+    }
+    if (description.maxRecordsPerFile > 0 && recordsInFile >= description.maxRecordsPerFile) {
+      renewCurrentWriterIfTooManyRecords(Option(partition), bucketOption)
+      save()
+    }
+    writeRecord(record)
+  }
+
+  override def writeWithIterator(iterator: Iterator[InternalRow]): Unit = {
+    while (iterator.hasNext && !sorted) write(iterator.next())
+    if (iterator.hasNext) {
+      // Spark's clearCurrentWriterStatus: the next row opens or finds its file afresh.
+      if (status != null) save()
+      partition = null
+      bucket = NoBucket
+      status = null
+      currentWriter = null
+      recordsInFile = 0
+      fileCounter = 0
+      val sortIterator = spec.createSorter().sort(iterator.asInstanceOf[Iterator[UnsafeRow]])
+      while (sortIterator.hasNext) write(sortIterator.next())
+    }
+  }
+
+  override protected def releaseResources(): Unit = {
+    currentWriter = null
+    (open.valuesIterator ++ byBucket.iterator.filter(_ != null)).foreach { s =>
+      if (s.writer != null) {
+        try {
+          s.writer.close()
+          statsTrackers.foreach(_.closeFile(s.writer.path()))
+        } finally s.writer = null
+      }
+    }
+    open.clear()
+    byBucket = new Array[Status](0)
+    opened = 0
+  }
+}
+
+private[vecruntime] object WholeRowConcurrentWriter {
+  val NoBucket: Int = -1
+
+  /** An open file's key: partition values (a copy) and bucket id (NoBucket without buckets). */
+  final case class Key(partition: UnsafeRow, bucket: Int)
+
+  /** An open file and its counts (Spark's `WriterStatus`). */
+  final class Status(var writer: OutputWriter, var records: Long, var counter: Int)
 }
 
 /** Spark's writer of sorted input, one file open at a time, handing over whole rows. */
