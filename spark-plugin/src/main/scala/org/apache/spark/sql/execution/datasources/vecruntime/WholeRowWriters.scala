@@ -104,7 +104,8 @@ private[vecruntime] class WholeRowConcurrentWriter(
   override def write(record: InternalRow): Unit = {
     val nextPartition = if (isPartitioned) getPartitionValues(record) else null
     val nextBucket = if (isBucketed) getBucketId(record) else NoBucket
-    if (status == null || nextBucket != bucket || (isPartitioned && nextPartition != partition)) {
+    val newPartition = isPartitioned && nextPartition != partition
+    if (status == null || nextBucket != bucket || newPartition) {
       if (currentWriter != null) {
         if (!sorted) save()
         else {
@@ -113,7 +114,6 @@ private[vecruntime] class WholeRowConcurrentWriter(
         }
       }
       bucket = nextBucket
-      val newPartition = isPartitioned && nextPartition != partition
       if (newPartition) partition = nextPartition.copy()
       status = lookUp()
       if (newPartition && status == null) statsTrackers.foreach(_.newPartition(partition))
