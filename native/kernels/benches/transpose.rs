@@ -1,11 +1,12 @@
 //! The row kernel alone: UnsafeRow batches of TPC-DS `store_sales`' shape (9 INT keys, a
 //! BIGINT ticket, an INT quantity and 12 DECIMAL(7,2) amounts, about 4.5% nulls, 192-byte
-//! rows) to columns, 4,096 rows a batch as the JVM side sends them, and 144 rows into a new
-//! transposer each time (a partitioned write's file, sharing its buffers); and nested rows of the
-//! Spark benchmark's `nested` table (a ticket: a BIGINT, its lines an
-//! `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements with 4.5% null fields, a 3-entry
-//! `map<string,int>`), shredded into levels and values, with the cost per leaf value, then also
-//! encoded.
+//! rows) to columns, 4,096 rows a batch as the JVM side sends them, 144 rows into a new
+//! transposer each time (a partitioned write's file, sharing its buffers), and 24,576 rows of
+//! values spanning 2^20 encoded into a new file (a bucketed write's file, its dictionaries
+//! built from nothing); and nested rows of the Spark benchmark's `nested` table (a ticket: a
+//! BIGINT, its lines an `array<struct<2 INT, 5 DECIMAL(7,2)>>` of 1 to 20 elements with 4.5%
+//! null fields, a 3-entry `map<string,int>`), shredded into levels and values, with the cost
+//! per leaf value, then also encoded.
 //!
 //!     cargo bench -p vecruntime-kernels --bench transpose
 
@@ -27,17 +28,21 @@ fn store_sales_types() -> Vec<SparkType> {
 
 /// Rows back to back and their offsets; values and nulls from a fixed xorshift sequence.
 fn rows(types: &[SparkType]) -> (Vec<u8>, Vec<i32>) {
+    rows_from(types, ROWS, 0x9E37_79B9_7F4A_7C15)
+}
+
+fn rows_from(types: &[SparkType], n: usize, seed: u64) -> (Vec<u8>, Vec<i32>) {
     let width = 8 + 8 * types.len();
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut state = seed;
     let mut next = || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
     };
-    let mut data = Vec::with_capacity(ROWS * width);
+    let mut data = Vec::with_capacity(n * width);
     let mut offsets = vec![0i32];
-    for _ in 0..ROWS {
+    for _ in 0..n {
         let mut row = vec![0u8; width];
         let mut nulls = 0u64;
         for (i, t) in types.iter().enumerate() {
@@ -64,7 +69,7 @@ fn bench(c: &mut Criterion) {
     let types = store_sales_types();
     let names = (0..types.len()).map(|i| format!("c{i}")).collect();
     let (data, offsets) = rows(&types);
-    let mut transposer = RowTransposer::new(names, types);
+    let mut transposer = RowTransposer::new(names, types.clone());
     let mut g = c.benchmark_group("transpose");
     g.throughput(Throughput::Elements(ROWS as u64));
     g.bench_function("store_sales 4096 rows", |b| {
@@ -85,7 +90,51 @@ fn bench(c: &mut Criterion) {
             std::hint::black_box(n)
         })
     });
+    // A bucketed write's file: 6 batches of new values (the keys span 2^20, so most columns
+    // build hash-table dictionaries as they go) into a new file writer.
+    let batches: Vec<_> = (0..6)
+        .map(|i| rows_from(&types, ROWS, 0x9E37_79B9_7F4A_7C15 + i))
+        .collect();
+    let schema = store_sales_schema();
+    let mut t = RowTransposer::new((0..23).map(|i| format!("c{i}")).collect(), types.clone());
+    g.throughput(Throughput::Elements(6 * ROWS as u64));
+    g.bench_function("store_sales 24576 rows, a new file, written", |b| {
+        b.iter(|| {
+            let opts = WriterOptions {
+                codec: Codec::Snappy,
+                ..Default::default()
+            };
+            let mut w = FileWriter::new(std::io::sink(), schema.clone(), opts).expect("writer");
+            for (data, offsets) in &batches {
+                w.write_batch(&t.transpose(data, offsets).expect("valid rows"))
+                    .expect("written");
+            }
+            w.close().expect("closed");
+        })
+    });
     g.finish();
+}
+
+/// `store_sales_types()` as Spark's converter writes them.
+fn store_sales_schema() -> Schema {
+    let fields = store_sales_types()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = format!("c{i}");
+            match t {
+                SparkType::Long => Field::new(&name, PhysicalType::Int64, true),
+                SparkType::Decimal { .. } => Field::new(&name, PhysicalType::Int32, true)
+                    .with_logical(LogicalType::Decimal {
+                        precision: 7,
+                        scale: 2,
+                    }),
+                _ => Field::new(&name, PhysicalType::Int32, true),
+            }
+            .into()
+        })
+        .collect();
+    Schema::from_nodes("spark_schema", fields).unwrap()
 }
 
 /// The nested table's Parquet schema, as Spark's converter writes it.

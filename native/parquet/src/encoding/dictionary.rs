@@ -55,6 +55,23 @@ const DIRECT_SLOTS_PER_ENTRY: i128 = 8;
 /// first allocation of `DIRECT_MIN_SLOTS` was 16 KiB a chunk before its second value.
 const FIRST_SLOTS: usize = 256;
 
+/// Hash-table slots from which the table grows fourfold, and up to which: each rebuild
+/// re-inserts every key at a random slot of a table larger than the L1 cache, and a
+/// dictionary of 20,000 distinct keys (a bucketed write's file) spent as long in rebuilds as
+/// in inserts when doubling. Small tables (the thousands of chunks of a partitioned write)
+/// and large ones (their size bounded by the dictionary page) still double.
+const QUADRUPLE_FROM: usize = 1 << 12;
+const QUADRUPLE_BELOW: usize = 1 << 16;
+
+#[inline]
+fn growth(slots: usize) -> usize {
+    if (QUADRUPLE_FROM..QUADRUPLE_BELOW).contains(&slots) {
+        4
+    } else {
+        2
+    }
+}
+
 /// Fixed-width values (INT32/INT64/FLOAT/DOUBLE), keyed by their bits.
 ///
 /// While the keys span a small range (surrogate keys, dates, quantities, sequential ids) the
@@ -185,7 +202,7 @@ impl<K: DictKey> FixedDict<K> {
                         self.table.clear();
                         self.widen(key);
                     } else {
-                        self.rebuild_table(self.table.len() * 2);
+                        self.rebuild_table(self.table.len() * growth(self.table.len()));
                     }
                 }
                 return (id, true);
@@ -242,16 +259,14 @@ impl<K: DictKey> FixedDict<K> {
             .max(FIRST_SLOTS);
         let spare = len as i128 - range;
         self.base = (lo - spare / 2) as i64;
-        self.slots.clear();
-        self.slots.resize(len, EMPTY);
+        refill(&mut self.slots, len, EMPTY);
         for (id, k) in self.values.iter().enumerate() {
             self.slots[k.signed().wrapping_sub(self.base) as usize] = id as u32;
         }
     }
 
     fn rebuild_table(&mut self, cap: usize) {
-        self.table.clear();
-        self.table.resize(cap, (K::default(), EMPTY));
+        refill(&mut self.table, cap, (K::default(), EMPTY));
         self.mask = cap - 1;
         for (id, &v) in self.values.iter().enumerate() {
             let mut slot = v.hash() as usize & self.mask;
@@ -261,6 +276,18 @@ impl<K: DictKey> FixedDict<K> {
             self.table[slot] = (v, id as u32);
         }
     }
+}
+
+/// Sets `v` to `len` copies of `fill`. A table that grows is allocated afresh: growing it in
+/// place would have `realloc` copy the old slots, all about to be overwritten: 40% of the
+/// rebuilds' samples in a bucketed write, whose task builds the tables of 64 files at once.
+fn refill<T: Copy>(v: &mut Vec<T>, len: usize, fill: T) {
+    if v.capacity() < len {
+        *v = Vec::new();
+        v.reserve_exact(len);
+    }
+    v.clear();
+    v.resize(len, fill);
 }
 
 /// Byte-string values (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96), stored back to back.
@@ -461,6 +488,21 @@ mod tests {
         d.insert(200);
         assert!(d.direct);
         assert_eq!(d.slots.len(), 2 * FIRST_SLOTS);
+    }
+
+    #[test]
+    fn hash_table_grows_fourfold_between_4096_and_65536_slots() {
+        let mut d = FixedDict::<u64>::new();
+        let mut sizes = vec![];
+        for i in 0..40_000u64 {
+            d.insert(i * 7919);
+            if sizes.last() != Some(&d.table.len()) {
+                sizes.push(d.table.len());
+            }
+        }
+        assert!(!d.direct);
+        assert_eq!(sizes, [0, 256, 512, 1024, 2048, 4096, 16384, 65536, 131072]);
+        assert_eq!(d.insert(39_999 * 7919), (39_999, false));
     }
 
     #[test]
