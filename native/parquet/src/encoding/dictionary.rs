@@ -506,6 +506,24 @@ mod tests {
     }
 
     #[test]
+    fn refill_keeps_a_large_enough_allocation_and_replaces_a_small_one() {
+        for extra in [0, 1] {
+            let mut v: Vec<u32> = Vec::with_capacity(512 + extra);
+            v.push(7);
+            let at = v.as_ptr();
+            refill(&mut v, 512, EMPTY);
+            assert_eq!((v.as_ptr(), v.len()), (at, 512));
+            assert!(v.iter().all(|&x| x == EMPTY));
+        }
+        // Grown afresh to the size asked for (growing in place would double 300 to 600).
+        let mut v: Vec<u32> = Vec::with_capacity(300);
+        v.resize(300, 1);
+        refill(&mut v, 512, EMPTY);
+        assert_eq!((v.len(), v.capacity()), (512, 512));
+        assert!(v.iter().all(|&x| x == EMPTY));
+    }
+
+    #[test]
     fn direct_and_hashed_keys_agree() {
         // Small range (direct), widening both ways, then a key far away (hash table).
         let mut d = FixedDict::<u32>::new();
