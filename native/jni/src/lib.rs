@@ -265,7 +265,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
 /// Prepares the writer for `writeRows`: each field of the rows is read as its Parquet node says.
 /// With `positions` (else null), the rows have `row_fields` fields and field `i` of the schema
 /// is at `positions[i]`. With `many_files`, the writer is one of many open on its thread, which
-/// share the row kernel's column buffers.
+/// share the row kernel's column buffers and free the dictionaries they give up at once.
 #[no_mangle]
 pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>(
     mut env: JNIEnv<'l>,
@@ -292,6 +292,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_configureRows<'l>
             }
             if many_files != 0 {
                 rows = rows.sharing_buffers();
+                s.writer.release_abandoned_dictionaries();
             }
             s.rows = Some(rows);
             Ok(())

@@ -101,7 +101,7 @@ fn open_files(table: &arrow_array::RecordBatch, files: usize, rows: usize, optio
     let prepared = tables::prepare(&table.slice(0, rows.min(table.num_rows())));
     let before = resident_bytes();
     let open: Vec<_> = (0..files)
-        .map(|_| tables::write_open(&schema, &prepared, options.clone()))
+        .map(|_| tables::write_open(&schema, &prepared, options.clone(), true))
         .collect();
     let held = resident_bytes().saturating_sub(before) as f64 / files as f64;
     let chunks = schema.columns().len();
@@ -124,7 +124,7 @@ fn open_files(table: &arrow_array::RecordBatch, files: usize, rows: usize, optio
             scope.spawn(|| {
                 let (faults, t) = (minor_faults(), std::time::Instant::now());
                 for mut w in (0..files)
-                    .map(|_| tables::write_open(&schema, &prepared, options.clone()))
+                    .map(|_| tables::write_open(&schema, &prepared, options.clone(), true))
                     .collect::<Vec<_>>()
                 {
                     w.close().expect("close");

@@ -307,16 +307,24 @@ pub fn prepare(b: &RecordBatch) -> Prepared {
 }
 
 pub fn write_ours(schema: &Schema, p: &Prepared, options: WriterOptions) -> u64 {
-    write_open(schema, p, options).close().unwrap().file_size
+    write_open(schema, p, options, false)
+        .close()
+        .unwrap()
+        .file_size
 }
 
-/// A file with `p`'s rows written to it, still open (not closed).
+/// A file with `p`'s rows written to it, still open (not closed); with `among_many`, set up as
+/// the plugin sets up each of the many files of a partitioned or bucketed write.
 pub fn write_open(
     schema: &Schema,
     p: &Prepared,
     options: WriterOptions,
+    among_many: bool,
 ) -> FileWriter<std::io::Sink> {
     let mut w = FileWriter::new(std::io::sink(), schema.clone(), options).unwrap();
+    if among_many {
+        w.release_abandoned_dictionaries();
+    }
     let mut validity: Vec<Option<Vec<u8>>> = Vec::new();
     for (b, decs) in p.batches.iter().zip(&p.decimals) {
         // Sliced arrow bitmaps can start mid-byte; copy those (not the case for 64 Ki slices).

@@ -174,6 +174,9 @@ impl BinaryWriter {
         }
         if self.state.fell_back() {
             self.dict.clear();
+            if self.core.release_abandoned_dictionary {
+                self.state.ids = Vec::new();
+            }
         }
     }
 
@@ -305,5 +308,9 @@ impl ChunkWriter for BinaryWriter {
 
     fn core_mut(&mut self) -> &mut ChunkCore {
         &mut self.core
+    }
+
+    fn dictionary_bytes(&self) -> usize {
+        self.dict.capacity_bytes() + 4 * self.state.ids.capacity()
     }
 }

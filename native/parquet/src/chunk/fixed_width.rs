@@ -353,7 +353,12 @@ impl<T: Native> FixedWidthWriter<T> {
         }
         self.state.ids = ids;
         if self.state.fell_back() {
-            self.dict.clear();
+            if self.core.release_abandoned_dictionary {
+                self.dict = FixedDict::new();
+                self.state.ids = Vec::new();
+            } else {
+                self.dict.clear();
+            }
         }
     }
 
@@ -459,5 +464,9 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
 
     fn core_mut(&mut self) -> &mut ChunkCore {
         &mut self.core
+    }
+
+    fn dictionary_bytes(&self) -> usize {
+        self.dict.capacity_bytes() + 4 * self.state.ids.capacity()
     }
 }

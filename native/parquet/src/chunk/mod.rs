@@ -51,6 +51,10 @@ pub(crate) trait ChunkWriter: Send {
     fn page_buffered_size(&self) -> usize;
     fn core(&self) -> &ChunkCore;
     fn core_mut(&mut self) -> &mut ChunkCore;
+    /// Native bytes held by the chunk's dictionary and the current page's ids.
+    fn dictionary_bytes(&self) -> usize {
+        0
+    }
 }
 
 /// Appends rows `start..end` of a flat column: levels from its validity, then its values.
@@ -137,6 +141,10 @@ pub(crate) struct ChunkCore {
     /// GEOMETRY chunks: the geospatial statistics of the values so far.
     pub geo: Option<GeoStats>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
+    /// Free a dictionary given up for its fallback encoding at once, instead of keeping its
+    /// memory for the next row group: set for a file among many open on its thread
+    /// ([`crate::FileWriter::release_abandoned_dictionaries`]).
+    pub release_abandoned_dictionary: bool,
 }
 
 /// Bits of the RLE/bit-packed levels up to `max` (parquet-java's `getWidthFromMaxInt`).
@@ -220,6 +228,7 @@ impl ChunkCore {
             geo: (opts.statistics_enabled
                 && matches!(field.logical, Some(LogicalType::Geometry { .. })))
             .then(GeoStats::default),
+            release_abandoned_dictionary: false,
         })
     }
 

@@ -132,6 +132,14 @@ impl<K: DictKey> FixedDict<K> {
         &self.values
     }
 
+    /// Bytes allocated for values, direct slots and hash table.
+    pub fn capacity_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.values.capacity() * size_of::<K>()
+            + self.slots.capacity() * size_of::<u32>()
+            + self.table.capacity() * size_of::<(K, u32)>()
+    }
+
     /// Empties the dictionary, keeping its memory for the next row group.
     pub fn clear(&mut self) {
         self.values.clear();
@@ -384,6 +392,16 @@ impl BytesDict {
 
     pub fn clear(&mut self) {
         *self = BytesDict::new();
+    }
+
+    /// Bytes allocated for the table, hashes, offsets, entries and recent short values.
+    pub fn capacity_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.table.capacity() * size_of::<u32>()
+            + self.hashes.capacity() * size_of::<u64>()
+            + self.offsets.capacity() * size_of::<usize>()
+            + self.data.capacity()
+            + self.short.capacity() * size_of::<ShortEntry>()
     }
 
     #[inline]
