@@ -542,6 +542,34 @@ mod tests {
     }
 
     #[test]
+    fn capacity_bytes_counts_each_allocation_at_its_element_size() {
+        let mut d = FixedDict::<u64>::new();
+        assert_eq!(d.capacity_bytes(), 0);
+        for i in 0..5000u64 {
+            d.insert(i);
+        }
+        let direct = 8 * d.values.capacity() + 4 * d.slots.capacity();
+        assert!(d.direct && d.table.capacity() == 0);
+        assert_eq!(d.capacity_bytes(), direct);
+        for i in 0..5000u64 {
+            d.insert(i * 7919);
+        }
+        assert!(!d.direct);
+        let hashed = 8 * d.values.capacity() + 4 * d.slots.capacity() + 16 * d.table.capacity();
+        assert_eq!(d.capacity_bytes(), hashed);
+        let mut b = BytesDict::new();
+        for i in 0..3000 {
+            b.insert(format!("a value longer than sixteen bytes {i}").as_bytes());
+        }
+        let want = 4 * b.table.capacity()
+            + 8 * b.hashes.capacity()
+            + 8 * b.offsets.capacity()
+            + b.data.capacity()
+            + 24 * b.short.capacity();
+        assert_eq!(b.capacity_bytes(), want);
+    }
+
+    #[test]
     fn direct_and_hashed_keys_agree() {
         // Small range (direct), widening both ways, then a key far away (hash table).
         let mut d = FixedDict::<u32>::new();
