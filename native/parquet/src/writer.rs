@@ -149,9 +149,9 @@ impl<W: Sink> FileWriter<W> {
     /// memory for the next row group. For a file among many open on its thread (a bucketed
     /// write's task holds 64 files, each with up to a megabyte of hash table for each
     /// high-cardinality column until it closes): `VECRUNTIME_ROUNDS=3 VECRUNTIME_OPEN_FILES=64
-    /// VECRUNTIME_FILE_ROWS=22500 profile_write store_sales 1 snappy` took 640 ms a round with
-    /// 96,000 page faults against 750 ms with 152,000. A single file keeps the memory: there it
-    /// is what the next row group's dictionary grows into.
+    /// VECRUNTIME_FILE_ROWS=22500 profile_write store_sales 1 snappy`: 713 ms a round with
+    /// 96,000 page faults, against 776 ms with 152,000 keeping them. A single file keeps the
+    /// memory: there it is what the next row group's dictionary grows into.
     pub fn release_abandoned_dictionaries(&mut self) {
         for c in &mut self.columns {
             c.core_mut().release_abandoned_dictionary = true;
