@@ -410,3 +410,53 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
     );
     assert!(kept_bytes == freed_bytes, "the string files differ");
 }
+
+/// Files among many on one thread build their first pages' dictionaries in the memory of the
+/// last one given up. One that is kept moves into memory of its own size, and every file reads
+/// back as written, whatever the dictionary built before it on the thread held.
+#[test]
+fn first_page_dictionaries_among_many_files_reuse_memory_and_read_back() {
+    std::thread::spawn(|| {
+        // 30,000 distinct values (given up at the first page), then 100 distinct values far
+        // apart (hashed, kept), then the distinct values again.
+        let spread: Vec<i32> = (0..30_000).map(|i| i * 7919).collect();
+        let few: Vec<i32> = (0..30_000).map(|i| (i % 100) * 7919 + 3).collect();
+        let write = |values: &[i32]| {
+            let schema = Schema::new(vec![Field::new("i", PhysicalType::Int32, false)]).unwrap();
+            let mut w = FileWriter::new(Vec::new(), schema, WriterOptions::default()).unwrap();
+            w.release_abandoned_dictionaries();
+            // Two batches, as rows come to an open file; the first page ends in the second.
+            for part in values.chunks(15_000) {
+                let batch = Batch {
+                    num_rows: part.len(),
+                    columns: vec![ColumnView::new(ColumnData::Int32(part))],
+                };
+                w.write_batch(&batch).unwrap();
+            }
+            let held = w.dictionary_bytes();
+            w.close().unwrap();
+            let bytes = w.into_inner();
+            let want: Vec<Option<V>> = values.iter().map(|&v| Some(V::I(v as i128))).collect();
+            assert!(read_back(&bytes)[0] == want, "values read back differ");
+            let dictionary = metadata(&bytes)
+                .row_group(0)
+                .column(0)
+                .dictionary_page_offset()
+                .is_some();
+            (held, dictionary)
+        };
+        assert_eq!(write(&spread), (0, false));
+        // The 100 entries' own table and values, and the ids of the page being filled
+        // (20,000 reserved): about 84 KB. In the given-up dictionary's memory it held a
+        // 512 KiB table and 128 KiB of values more.
+        let (held, dictionary) = write(&few);
+        assert!(dictionary);
+        assert!(
+            (80_000..100_000).contains(&held),
+            "kept dictionary holds {held}"
+        );
+        assert_eq!(write(&spread), (0, false));
+    })
+    .join()
+    .unwrap();
+}

@@ -2,8 +2,31 @@
 //! `FallbackValuesWriter` around a `DictionaryValuesWriter`), shared by the fixed-width and
 //! byte-string chunk writers; they own the dictionary table and the fallback encoder.
 
+use std::cell::RefCell;
+
 use crate::encoding::bit_width;
 use crate::encoding::rle::RleEncoder;
+
+thread_local! {
+    /// The ids of the last first page given up on this thread ([`give_back_ids`]).
+    static SPARE_IDS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An empty ids buffer, with the memory of the last one this thread gave back.
+pub(crate) fn reused_ids() -> Vec<u32> {
+    SPARE_IDS.with(|s| std::mem::take(&mut *s.borrow_mut()))
+}
+
+/// Keeps an ids buffer as the thread's spare, unless the spare is larger.
+pub(crate) fn give_back_ids(mut ids: Vec<u32>) {
+    ids.clear();
+    SPARE_IDS.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.capacity() < ids.capacity() {
+            *s = ids;
+        }
+    });
+}
 
 pub(crate) struct DictionaryState {
     enabled: bool,
@@ -38,6 +61,12 @@ impl DictionaryState {
             raw_size: 0,
             id_encoder: RleEncoder::new(1).parquet_java_runs(parquet_java_runs),
         }
+    }
+
+    /// The chunk's first page is being filled: its outcome decides the dictionary's.
+    #[inline]
+    pub fn first_page(&self) -> bool {
+        self.first_page
     }
 
     #[inline]

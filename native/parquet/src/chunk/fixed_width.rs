@@ -2,7 +2,10 @@
 //! dates, timestamps, narrow decimals). RLE_DICTIONARY first; DELTA_BINARY_PACKED (integers in
 //! v2) or PLAIN / BYTE_STREAM_SPLIT after a fallback or with the dictionary off.
 
-use super::dictionary_state::DictionaryState;
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
+use super::dictionary_state::{self, DictionaryState};
 use super::gather::{self, BLOCK};
 use super::{ChunkCore, ChunkWriter, FinishedChunk};
 use crate::column::{validity_word, ColumnData};
@@ -32,6 +35,8 @@ pub(crate) trait Native: Copy + PartialOrd + Send + 'static {
     fn zero() -> Self;
     /// Min and max of a non-empty block of integers (vectorised); unused for floats.
     fn int_min_max(vals: &[Self]) -> (Self, Self);
+    /// This thread's spare segments of first-page values (`FixedWidthWriter::pending`).
+    fn segments() -> &'static LocalKey<RefCell<Vec<Vec<Self>>>>;
     /// The values of the set bits of `bits`, packed to the front of `out` (see `gather`).
     #[inline]
     fn gather(vals: &[Self], bits: u64, out: &mut [Self; BLOCK]) -> usize {
@@ -80,6 +85,12 @@ macro_rules! int_native {
             }
             fn zero() -> Self {
                 0
+            }
+            fn segments() -> &'static LocalKey<RefCell<Vec<Vec<Self>>>> {
+                thread_local! {
+                    static SEGMENTS: RefCell<Vec<Vec<$t>>> = const { RefCell::new(Vec::new()) };
+                }
+                &SEGMENTS
             }
             #[inline]
             fn int_min_max(vals: &[Self]) -> (Self, Self) {
@@ -148,6 +159,12 @@ macro_rules! float_native {
             fn zero() -> Self {
                 0.0
             }
+            fn segments() -> &'static LocalKey<RefCell<Vec<Vec<Self>>>> {
+                thread_local! {
+                    static SEGMENTS: RefCell<Vec<Vec<$t>>> = const { RefCell::new(Vec::new()) };
+                }
+                &SEGMENTS
+            }
             fn int_min_max(_: &[Self]) -> (Self, Self) {
                 unreachable!("floats skip NaN value by value")
             }
@@ -159,6 +176,15 @@ int_native!(i32, Int32, u32, gather::gather_i32);
 int_native!(i64, Int64, u64);
 float_native!(f32, Float, u32);
 float_native!(f64, Double, u64);
+
+/// Values of a segment of a first page's values, at most: 16 or 32 KiB, which malloc hands out
+/// from its free lists. (One growing buffer reached the sizes malloc maps and unmaps afresh:
+/// page faults on every file's columns.)
+const SEGMENT: usize = 4096;
+
+/// Spare segments kept per thread and value type (at most 2 MiB): a column's are given back
+/// when its first page is cut, to be taken by the next column's.
+const SPARE_SEGMENTS: usize = 64;
 
 // One per chunk writer: the size difference between variants does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -207,6 +233,11 @@ pub(crate) struct FixedWidthWriter<T: Native> {
     fallback: Fallback,
     minmax: NumMinMax<T>,
     nan_seen: bool,
+    /// The first page's values, put in the dictionary when the page is cut (`put_block`), in
+    /// segments of up to `SEGMENT` values.
+    pending: Vec<Vec<T>>,
+    /// The first page's dictionary was built in the thread's spare memory.
+    dict_reused: bool,
 }
 
 impl<T: Native> FixedWidthWriter<T> {
@@ -240,6 +271,8 @@ impl<T: Native> FixedWidthWriter<T> {
             fallback,
             minmax: NumMinMax::new(T::zero()),
             nan_seen: false,
+            pending: Vec::new(),
+            dict_reused: false,
         }
     }
 
@@ -276,6 +309,76 @@ impl<T: Native> FixedWidthWriter<T> {
                 }
             }
         }
+        if self.state.active && self.state.first_page() {
+            // The first page decides whether the chunk keeps its dictionary. Its values are
+            // put in the dictionary when the page is cut, one column after another, instead of
+            // a batch at a time: a bucketed task fills the first pages of 64 files at once,
+            // whose hash tables (up to 512 KiB a column) then missed the cache on every insert.
+            // The outcome is the same: the same values in the same order, and the page's size
+            // checks count raw bytes, whatever the dictionary holds (`buffered_size`).
+            let mut vals = vals;
+            while !vals.is_empty() {
+                if self.pending.last().is_none_or(|s| s.len() == s.capacity()) {
+                    // Segments grow with the page, as a buffer would (a partitioned write's
+                    // thousands of open files hold few values each).
+                    let held: usize = self.pending.iter().map(Vec::len).sum();
+                    let spare = (held >= SEGMENT)
+                        .then(|| T::segments().with(|p| p.borrow_mut().pop()))
+                        .flatten();
+                    self.pending.push(
+                        spare.unwrap_or_else(|| Vec::with_capacity(held.clamp(BLOCK, SEGMENT))),
+                    );
+                }
+                let Some(segment) = self.pending.last_mut() else {
+                    unreachable!("a segment was just pushed");
+                };
+                let n = (segment.capacity() - segment.len()).min(vals.len());
+                segment.extend_from_slice(&vals[..n]);
+                vals = &vals[n..];
+            }
+            return;
+        }
+        self.encode_block(vals);
+    }
+
+    /// Puts the first page's values in the dictionary, as `encode_block` would have one block
+    /// at a time, and frees them.
+    fn put_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        if self.core.release_abandoned_dictionary {
+            // Most of these are given up at once (`fall_back`): built in the memory of the
+            // last one given up on this thread.
+            self.dict = FixedDict::reused();
+            self.dict_reused = true;
+            if self.state.ids.capacity() == 0 {
+                self.state.ids = dictionary_state::reused_ids();
+            }
+        }
+        self.state
+            .ids
+            .reserve(pending.iter().map(Vec::len).sum::<usize>());
+        for segment in &pending {
+            for block in segment.chunks(BLOCK) {
+                self.encode_block(block);
+            }
+        }
+        T::segments().with(|p| {
+            let mut p = p.borrow_mut();
+            for mut segment in pending {
+                if segment.capacity() == SEGMENT && p.len() < SPARE_SEGMENTS {
+                    segment.clear();
+                    p.push(segment);
+                }
+            }
+        });
+    }
+
+    /// Dictionary-encodes a block of values, or encodes it with the fallback encoding.
+    #[inline]
+    fn encode_block(&mut self, vals: &[T]) {
         let mut rest = vals;
         if self.state.active {
             if self.dict.is_large() {
@@ -354,8 +457,8 @@ impl<T: Native> FixedWidthWriter<T> {
         self.state.ids = ids;
         if self.state.fell_back() {
             if self.core.release_abandoned_dictionary {
-                self.dict = FixedDict::new();
-                self.state.ids = Vec::new();
+                std::mem::take(&mut self.dict).give_back();
+                dictionary_state::give_back_ids(std::mem::take(&mut self.state.ids));
             } else {
                 self.dict.clear();
             }
@@ -413,6 +516,7 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     fn flush_page(&mut self) -> Result<()> {
         let mut body = crate::buffers::scratch();
         body.clear();
+        self.put_pending();
         let mut encoding = self.fallback.encoding();
         if self.state.active {
             if self.state.encode_page(self.dict.len(), &mut body) {
@@ -425,6 +529,11 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
             self.fallback.finish_into(&mut body);
         }
         self.state.end_page();
+        if std::mem::take(&mut self.dict_reused) && self.state.active && self.dict.oversized() {
+            // Kept for the pages to come: in memory of its own size, the spare given back.
+            let own = self.dict.compacted();
+            std::mem::replace(&mut self.dict, own).give_back();
+        }
         let stats = self.page_stats();
         let r = self.core.write_data_page(encoding, &body, stats);
         crate::buffers::return_scratch(body);
@@ -446,7 +555,11 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         let chunk = self
             .core
             .finish(dictionary.as_ref().map(|(p, n)| (p.as_slice(), *n)))?;
-        self.dict.clear();
+        if self.core.release_abandoned_dictionary {
+            std::mem::take(&mut self.dict).give_back();
+        } else {
+            self.dict.clear();
+        }
         self.state.reset_chunk();
         if let Fallback::Delta(e) = &mut self.fallback {
             e.reset_chunk();
@@ -467,6 +580,8 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
     }
 
     fn dictionary_bytes(&self) -> usize {
-        self.dict.capacity_bytes() + 4 * self.state.ids.capacity()
+        self.dict.capacity_bytes()
+            + 4 * self.state.ids.capacity()
+            + T::WIDTH * self.pending.iter().map(Vec::capacity).sum::<usize>()
     }
 }

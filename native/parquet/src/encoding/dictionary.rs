@@ -1,5 +1,8 @@
 //! Dictionaries for RLE_DICTIONARY: value -> id maps in insertion order, open addressing.
 
+use std::cell::RefCell;
+use std::thread::LocalKey;
+
 use crate::statistics::padded_be_word;
 
 const EMPTY: u32 = u32::MAX;
@@ -17,6 +20,13 @@ pub trait DictKey: Copy + Eq + Default + Send + 'static {
     fn hash(self) -> u64;
     /// The value as a signed integer (its bits for floats), for direct addressing.
     fn signed(self) -> i64;
+    /// This thread's spare dictionary of this key type ([`FixedDict::reused`]).
+    fn spare() -> &'static LocalKey<RefCell<Option<FixedDict<Self>>>>;
+}
+
+thread_local! {
+    static SPARE_U32: RefCell<Option<FixedDict<u32>>> = const { RefCell::new(None) };
+    static SPARE_U64: RefCell<Option<FixedDict<u64>>> = const { RefCell::new(None) };
 }
 
 impl DictKey for u32 {
@@ -28,6 +38,9 @@ impl DictKey for u32 {
     fn signed(self) -> i64 {
         self as i32 as i64
     }
+    fn spare() -> &'static LocalKey<RefCell<Option<FixedDict<Self>>>> {
+        &SPARE_U32
+    }
 }
 
 impl DictKey for u64 {
@@ -38,6 +51,9 @@ impl DictKey for u64 {
     #[inline]
     fn signed(self) -> i64 {
         self as i64
+    }
+    fn spare() -> &'static LocalKey<RefCell<Option<FixedDict<Self>>>> {
+        &SPARE_U64
     }
 }
 
@@ -62,6 +78,10 @@ const FIRST_SLOTS: usize = 256;
 /// and large ones (their size bounded by the dictionary page) still double.
 const QUADRUPLE_FROM: usize = 1 << 12;
 const QUADRUPLE_BELOW: usize = 1 << 16;
+
+/// A spare dictionary is kept per thread and key width up to this size: the largest a first
+/// page of 20,000 values builds is about 1.3 MiB (8-byte keys).
+const MAX_SPARE_BYTES: usize = 4 << 20;
 
 #[inline]
 fn growth(slots: usize) -> usize {
@@ -138,6 +158,48 @@ impl<K: DictKey> FixedDict<K> {
         self.values.capacity() * size_of::<K>()
             + self.slots.capacity() * size_of::<u32>()
             + self.table.capacity() * size_of::<(K, u32)>()
+    }
+
+    /// An empty dictionary with the memory of the last one this thread gave back
+    /// ([`Self::give_back`]), else a new one. Files among many build their first pages'
+    /// dictionaries one after another and give most of them up: each took and freed up to a
+    /// megabyte of tables, which glibc often handed back to the kernel, to be faulted in again.
+    pub fn reused() -> Self {
+        K::spare()
+            .with(|s| s.borrow_mut().take())
+            .unwrap_or_default()
+    }
+
+    /// Empties the dictionary and keeps its memory as this thread's spare, unless the spare
+    /// is larger or this is over [`MAX_SPARE_BYTES`].
+    pub fn give_back(mut self) {
+        let bytes = self.capacity_bytes();
+        if bytes == 0 || bytes > MAX_SPARE_BYTES {
+            return;
+        }
+        self.clear();
+        K::spare().with(|s| {
+            let mut s = s.borrow_mut();
+            if s.as_ref().is_none_or(|o| o.capacity_bytes() < bytes) {
+                *s = Some(self);
+            }
+        });
+    }
+
+    /// A reused dictionary that is kept holds far more memory than its keys need.
+    pub fn oversized(&self) -> bool {
+        // A dictionary built afresh holds at most about 4 slots of key and id per key.
+        let fresh = 4 * self.len().max(64) * (std::mem::size_of::<K>() + 4);
+        self.capacity_bytes() > 2 * fresh
+    }
+
+    /// The same keys and ids in a dictionary built afresh.
+    pub fn compacted(&self) -> Self {
+        let mut d = Self::new();
+        for &k in &self.values {
+            d.insert(k);
+        }
+        d
     }
 
     /// Empties the dictionary, keeping its memory for the next row group.

@@ -64,7 +64,8 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
    * so that a difference names where it is.
    */
   def chunks(dir: String, aspects: Set[String]): Map[String, String] = dataFiles(dir).flatMap { f =>
-    val name = f.getName.replaceAll("part-(\\d+)-.*-(c\\d+)", "part-$1-$2")
+    // (Spark names a file of a partition `<job uuid>.c000`, other files `<job uuid>-c000`.)
+    val name = f.getName.replaceAll("part-(\\d+)-.*[-.](c\\d+)", "part-$1-$2")
     val r = openParquet(f)
     try r.getFooter.getBlocks.asScala.zipWithIndex.flatMap { case (block, g) =>
       Seq(s"$name rg$g rows" -> block.getRowCount.toString) ++ block.getColumns.asScala.flatMap { c =>
@@ -188,6 +189,36 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     val longS = index.find(_._1.endsWith("long_s column index")).get._2
     def values(what: String) = longS.split(s"$what ")(1).takeWhile(_ != ' ').split(",").toSet
     assert(values("min") == Set("6b" * 9) && values("max") == Set("6b" * 8 + "6c"), longS)
+  }
+
+  test("first pages' dictionaries, kept, given up or outgrown mid-page, as Spark's writer's") {
+    // A column's dictionary is decided by its first page, whose values the native writer puts
+    // in the dictionary when the page is cut; files among many (partitioned) build it in the
+    // memory of the last one given up. Small dictionary pages make `spread` outgrow its
+    // dictionary in the middle of its first page.
+    val df = runsDf().selectExpr("*", "id % 3 as part",
+      "cast(id * 2654435761 % 1000003 as int) as spread", "cast((id % 97) * 7919 as int) as few",
+      "if(id % 7 = 0, null, id * 2654435761 % 1000003) as spread_long")
+    for ((name, options) <- Seq("default" -> exact,
+        "small-dictionary" -> (exact + ("parquet.dictionary.page.size" -> "4096")))) {
+      val (ours, theirs) = writeBoth(s"first-pages-$name", options)(df.drop("part"))
+      assertSameChunks(ours, theirs, everything, booleanBytes)
+      val (partsOurs, partsTheirs) = (newDir(s"first-pages-$name-p"), newDir(s"first-pages-$name-ps"))
+      assert(usesVecRuntime(planOf(df.write.options(options).partitionBy("part").parquet(partsOurs))))
+      withConf(VecRuntimeConf.ENABLED -> "false") {
+        df.write.options(options).partitionBy("part").parquet(partsTheirs)
+      }
+      val parts = new File(partsOurs).listFiles().filter(_.isDirectory).map(_.getName).sorted.toSeq
+      assert(parts == Seq("part=0", "part=1", "part=2"))
+      assert(new File(partsTheirs).listFiles().filter(_.isDirectory).map(_.getName).sorted.toSeq == parts)
+      val encodings = parts.flatMap { p =>
+        assertSameChunks(s"$partsOurs/$p", s"$partsTheirs/$p", everything, booleanBytes)
+      }
+      def stats(column: String) = encodings.filter(_._1.endsWith(s" $column encoding stats")).map(_._2)
+      // Given up in every file, at the first page's cut or (small dictionary pages) before it.
+      assert(stats("spread").size >= 6 && stats("spread").forall(e => !e.contains("dict")), stats("spread"))
+      assert(stats("few").size >= 6 && stats("few").forall(e => !e.contains("data PLAIN")), stats("few"))
+    }
   }
 
   test("statistics, encodings and dictionaries as Spark's writer makes them, at its defaults") {
