@@ -418,20 +418,28 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
 fn first_page_dictionaries_among_many_files_reuse_memory_and_read_back() {
     std::thread::spawn(|| {
         // 30,000 distinct values (given up at the first page), then 100 distinct values far
-        // apart (hashed, kept), then the distinct values again.
+        // apart (hashed, kept; the second page meets them in the opposite order), then the
+        // distinct values again.
         let spread: Vec<i32> = (0..30_000).map(|i| i * 7919).collect();
-        let few: Vec<i32> = (0..30_000).map(|i| (i % 100) * 7919 + 3).collect();
+        let few: Vec<i32> = (0..30_000)
+            .map(|i| if i < 20_000 { i % 100 } else { 99 - i % 100 } * 7919 + 3)
+            .collect();
         let write = |values: &[i32]| {
             let schema = Schema::new(vec![Field::new("i", PhysicalType::Int32, false)]).unwrap();
             let mut w = FileWriter::new(Vec::new(), schema, WriterOptions::default()).unwrap();
             w.release_abandoned_dictionaries();
             // Two batches, as rows come to an open file; the first page ends in the second.
-            for part in values.chunks(15_000) {
+            for (b, part) in values.chunks(15_000).enumerate() {
                 let batch = Batch {
                     num_rows: part.len(),
                     columns: vec![ColumnView::new(ColumnData::Int32(part))],
                 };
                 w.write_batch(&batch).unwrap();
+                if b == 0 {
+                    // The first page's values wait for its cut, in segments growing from 64
+                    // values to 4,096: 16,384 values' room, and no dictionary yet.
+                    assert_eq!(w.dictionary_bytes(), 4 * 16_384, "first batch held");
+                }
             }
             let held = w.dictionary_bytes();
             w.close().unwrap();
