@@ -140,18 +140,19 @@ impl<W: Sink> FileWriter<W> {
             .sum()
     }
 
-    /// Native bytes held by the columns' dictionaries and their pages' ids.
+    /// Native bytes held by the columns' dictionaries, their pages' ids and the first pages'
+    /// values waiting for the dictionary.
     pub fn dictionary_bytes(&self) -> usize {
         self.columns.iter().map(|c| c.dictionary_bytes()).sum()
     }
 
-    /// Frees each dictionary given up for its fallback encoding at once, instead of keeping its
-    /// memory for the next row group. For a file among many open on its thread (a bucketed
-    /// write's task holds 64 files, each with up to a megabyte of hash table for each
-    /// high-cardinality column until it closes): `VECRUNTIME_ROUNDS=3 VECRUNTIME_OPEN_FILES=64
-    /// VECRUNTIME_FILE_ROWS=22500 profile_write store_sales 1 snappy`: 713 ms a round with
-    /// 96,000 page faults, against 776 ms with 152,000 keeping them. A single file keeps the
-    /// memory: there it is what the next row group's dictionary grows into.
+    /// For a file among many open on its thread (a bucketed write's task fills 64 at once):
+    /// the first pages' dictionaries are built in the thread's spare memory, and a dictionary
+    /// given up for its fallback encoding, or done with at the end of a chunk, becomes that
+    /// spare at once instead of being kept for the next row group. `VECRUNTIME_ROUNDS=3
+    /// VECRUNTIME_OPEN_FILES=64 VECRUNTIME_FILE_ROWS=22500 profile_write store_sales 1 snappy`:
+    /// 492 ms a round with 72,000 page faults. A single file keeps its dictionaries' memory:
+    /// there it is what the next row group's dictionary grows into.
     pub fn release_abandoned_dictionaries(&mut self) {
         for c in &mut self.columns {
             c.core_mut().release_abandoned_dictionary = true;
