@@ -236,8 +236,6 @@ pub(crate) struct FixedWidthWriter<T: Native> {
     /// The first page's values, put in the dictionary when the page is cut (`put_block`), in
     /// segments of up to `SEGMENT` values.
     pending: Vec<Vec<T>>,
-    /// The first page's dictionary was built in the thread's spare memory.
-    dict_reused: bool,
 }
 
 impl<T: Native> FixedWidthWriter<T> {
@@ -272,7 +270,6 @@ impl<T: Native> FixedWidthWriter<T> {
             minmax: NumMinMax::new(T::zero()),
             nan_seen: false,
             pending: Vec::new(),
-            dict_reused: false,
         }
     }
 
@@ -352,7 +349,6 @@ impl<T: Native> FixedWidthWriter<T> {
             // Most of these are given up at once (`fall_back`): built in the memory of the
             // last one given up on this thread.
             self.dict = FixedDict::reused();
-            self.dict_reused = true;
             if self.state.ids.capacity() == 0 {
                 self.state.ids = dictionary_state::reused_ids();
             }
@@ -528,9 +524,15 @@ impl<T: Native> ChunkWriter for FixedWidthWriter<T> {
         if !self.state.active {
             self.fallback.finish_into(&mut body);
         }
+        let first_page = self.state.first_page();
         self.state.end_page();
-        if std::mem::take(&mut self.dict_reused) && self.state.active && self.dict.oversized() {
-            // Kept for the pages to come: in memory of its own size, the spare given back.
+        if first_page
+            && self.core.release_abandoned_dictionary
+            && self.state.active
+            && self.dict.oversized()
+        {
+            // Built in the thread's spare memory (`put_pending`) and kept for the pages to
+            // come: in memory of its own size, the spare given back.
             let own = self.dict.compacted();
             std::mem::replace(&mut self.dict, own).give_back();
         }

@@ -141,9 +141,9 @@ pub(crate) struct ChunkCore {
     /// GEOMETRY chunks: the geospatial statistics of the values so far.
     pub geo: Option<GeoStats>,
     bloom_opts: Option<(crate::options::BloomFilterOptions, usize)>,
-    /// Free a dictionary given up for its fallback encoding at once, instead of keeping its
-    /// memory for the next row group: set for a file among many open on its thread
-    /// ([`crate::FileWriter::release_abandoned_dictionaries`]).
+    /// A file among many open on its thread: first pages' dictionaries are built in, and given
+    /// up or finished ones go back to, the thread's spare memory instead of being kept for the
+    /// next row group ([`crate::FileWriter::release_abandoned_dictionaries`]).
     pub release_abandoned_dictionary: bool,
 }
 
