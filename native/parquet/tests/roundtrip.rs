@@ -391,11 +391,12 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
             },
         )
     };
-    // Kept: a 65,536-slot table (512 KiB), the values and the page's ids, about 786 KB.
+    // Kept: a 65,536-slot table (512 KiB), the values and the page's ids, about 670 KB (the
+    // dictionary is given up at 13,913 values, when it can no longer win).
     let ((f, c), (g, d)) = (int(), int());
     let (kept, kept_bytes) = write(f, c, false);
     let (freed, freed_bytes) = write(g, d, true);
-    assert!((700_000..1_500_000).contains(&kept), "int kept {kept}");
+    assert!((600_000..1_500_000).contains(&kept), "int kept {kept}");
     assert_eq!(freed, 0, "int freed");
     assert!(kept_bytes == freed_bytes, "the int files differ");
     // A string dictionary is always freed (1.2 MB of entries and table); here the page's

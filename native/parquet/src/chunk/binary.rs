@@ -94,7 +94,7 @@ impl BinaryWriter {
                 self.core.bloom_insert(v);
                 if self
                     .state
-                    .add_entry(self.layout.dictionary_entry_size(v.len()))
+                    .add_entry(self.layout.dictionary_entry_size(v.len()), self.dict.len())
                 {
                     self.fall_back();
                 }

@@ -43,6 +43,9 @@ pub(crate) struct DictionaryState {
     pub ids: Vec<u32>,
     /// Plain size of the current page's values (parquet-java's `rawDataByteSize`).
     raw_size: usize,
+    /// Set while a first page whose values are all known is put in the dictionary
+    /// ([`Self::first_page_complete`]).
+    complete: bool,
     /// Kept from page to page for its buffer.
     id_encoder: RleEncoder,
 }
@@ -59,6 +62,7 @@ impl DictionaryState {
             used: false,
             ids: Vec::new(),
             raw_size: 0,
+            complete: false,
             id_encoder: RleEncoder::new(1).parquet_java_runs(parquet_java_runs),
         }
     }
@@ -74,18 +78,39 @@ impl DictionaryState {
         self.raw_size += bytes;
     }
 
-    /// Accounts a new dictionary entry; true when the dictionary outgrew its page size and the
-    /// writer must fall back now.
+    /// The first page's values are all counted (`add_raw`) and about to be put in the
+    /// dictionary: from now on the page's plain size is final, and [`Self::add_entry`] gives
+    /// the dictionary up as soon as it cannot win.
+    pub fn first_page_complete(&mut self) {
+        self.complete = self.first_page;
+    }
+
+    /// Accounts a new dictionary entry, the dictionary now holding `entries`; true when the
+    /// writer must fall back now: the dictionary outgrew its page size, or it can no longer
+    /// beat a complete first page's plain size.
     #[inline]
-    pub fn add_entry(&mut self, bytes: usize) -> bool {
+    pub fn add_entry(&mut self, bytes: usize, entries: usize) -> bool {
         self.bytes += bytes;
-        self.bytes > self.max_bytes
+        self.bytes > self.max_bytes || (self.complete && self.cannot_win(entries))
+    }
+
+    /// The first page's test (`encode_page`) is sure to fail. Each of the `entries` distinct
+    /// ids takes at least its bit width in the page, packed or as a run's value, and the width
+    /// only grows with the dictionary, as do its bytes: so once the width byte, `entries`
+    /// ids at the current width and the dictionary reach the plain size, the page with all its
+    /// ids does too. The outcome is the page's test, decided early: parquet-java's, not an
+    /// estimate. (A 20,000-value INT32 page of distinct values gives up at 13,913 entries.)
+    #[inline]
+    fn cannot_win(&self, entries: usize) -> bool {
+        let id_bits = entries as u64 * u64::from(bit_width(entries as u64 - 1));
+        1 + id_bits.div_ceil(8) as usize + self.bytes >= self.raw_size
     }
 
     /// The writer re-encoded `ids` with its fallback encoding; true when no written page used
     /// the dictionary, so its entries must be dropped.
     pub fn fell_back(&mut self) -> bool {
         self.active = false;
+        self.complete = false;
         self.ids.clear();
         let unused = self.last_used_entries == 0;
         if unused {
@@ -121,6 +146,7 @@ impl DictionaryState {
         self.ids.clear();
         self.raw_size = 0;
         self.first_page = false;
+        self.complete = false;
     }
 
     /// Entries of the dictionary page, when any written page used the dictionary.

@@ -345,6 +345,7 @@ impl<T: Native> FixedWidthWriter<T> {
             return;
         }
         let pending = std::mem::take(&mut self.pending);
+        self.state.first_page_complete();
         if self.core.release_abandoned_dictionary {
             // Most of these are given up at once (`fall_back`): built in the memory of the
             // last one given up on this thread.
@@ -410,7 +411,7 @@ impl<T: Native> FixedWidthWriter<T> {
                     // bloom_insert hashes only when the column has a filter.
                     self.core
                         .bloom_insert(&v.to_bits().to_le_bytes()[..T::WIDTH]);
-                    if self.state.add_entry(T::WIDTH) {
+                    if self.state.add_entry(T::WIDTH, self.dict.len()) {
                         overflow_at = Some(i);
                         break;
                     }

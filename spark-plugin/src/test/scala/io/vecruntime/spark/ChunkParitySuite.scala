@@ -221,6 +221,30 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     }
   }
 
+  test("first pages whose dictionary wins or loses by a few bytes, as Spark's writer's") {
+    // 1,000 rows: s distinct values, then zeros. The ids of the s values take their bit width
+    // each; the zeros, one run. Around s = 760 (INT32) and s = 865 (INT64) the dictionary
+    // stops beating the plain page by a few bytes: the native writer may give a dictionary up
+    // before the cut only where the whole page could not have kept it.
+    val ints = (745 to 775).map(s => s"cast(if(id < $s, id + 1, 0) as int) as i$s")
+    val longs = (850 to 880).map(s => s"if(id < $s, id + 1, 0) as l$s")
+    val df = spark.range(0, 1000, 1, 1).selectExpr(ints ++ longs: _*)
+    // One row group of one page.
+    val options = exact ++ Map("parquet.block.size" -> (128 << 20).toString, "parquet.page.size" -> (1 << 20).toString)
+    val (ours, theirs) = writeBoth("first-page-ties", options)(df)
+    val encodings = assertSameChunks(ours, theirs, everything)
+    assert(encodings.filter(_._1.endsWith(" page rows")).values.toSet == Set("0"), "one page a chunk")
+    assert(!encodings.keys.exists(_.contains(" rg1 ")), "one row group")
+    for (prefix <- Seq("i", "l")) {
+      // Kept up to a point, given up past it, in the order of s.
+      val kept = encodings.toSeq.collect {
+        case (k, v) if k.endsWith(" encoding stats") && k.split(" ")(2).startsWith(prefix) =>
+          k.split(" ")(2).drop(1).toInt -> v.contains("dict")
+      }.sorted.map(_._2)
+      assert(kept.size == 31 && kept.head && !kept.last && kept == kept.sorted.reverse, s"$prefix: $kept")
+    }
+  }
+
   test("statistics, encodings and dictionaries as Spark's writer makes them, at its defaults") {
     // Ours: definition level runs of its own (so its own page and row-group cuts), v2 pages;
     // theirs with v2 pages. Whatever the cuts, a chunk's statistics and encodings agree.
