@@ -412,6 +412,51 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
     assert!(kept_bytes == freed_bytes, "the string files differ");
 }
 
+/// First pages of 1,000 values, `s` distinct and then zeros, that keep their dictionary by a
+/// few bytes or lose it by a few: parquet-java's choices (`ChunkParitySuite` compares them with
+/// Spark's writer). The writer may give a dictionary up before the cut only where the whole page
+/// could not keep it.
+#[test]
+fn first_page_dictionary_kept_or_given_up_by_a_few_bytes() {
+    let keeps = |physical: PhysicalType, s: i64, among_many: bool| -> bool {
+        let longs: Vec<i64> = (0..1000).map(|i| if i < s { i + 1 } else { 0 }).collect();
+        let ints: Vec<i32> = longs.iter().map(|&v| v as i32).collect();
+        let column = match physical {
+            PhysicalType::Int32 => ColumnData::Int32(&ints),
+            _ => ColumnData::Int64(&longs),
+        };
+        let schema = Schema::new(vec![Field::new("v", physical, false)]).unwrap();
+        let opts = WriterOptions {
+            parquet_java_runs: true,
+            ..Default::default()
+        };
+        let mut w = FileWriter::new(Vec::new(), schema, opts).unwrap();
+        if among_many {
+            w.release_abandoned_dictionaries();
+        }
+        let batch = Batch {
+            num_rows: 1000,
+            columns: vec![ColumnView::new(column)],
+        };
+        w.write_batch(&batch).unwrap();
+        w.close().unwrap();
+        let meta = metadata(&w.into_inner());
+        assert_eq!(meta.row_group(0).num_rows(), 1000);
+        meta.row_group(0)
+            .column(0)
+            .dictionary_page_offset()
+            .is_some()
+    };
+    for among_many in [false, true] {
+        // INT32: 3,997 bytes with the dictionary against 4,000 plain, then 4,001.
+        assert!(keeps(PhysicalType::Int32, 759, among_many));
+        assert!(!keeps(PhysicalType::Int32, 760, among_many));
+        // INT64: 7,999 against 8,000, then 8,007.
+        assert!(keeps(PhysicalType::Int64, 863, among_many));
+        assert!(!keeps(PhysicalType::Int64, 864, among_many));
+    }
+}
+
 /// Files among many on one thread build their first pages' dictionaries in the memory of the
 /// last one given up. One that is kept moves into memory of its own size, and every file reads
 /// back as written, whatever the dictionary built before it on the thread held.
