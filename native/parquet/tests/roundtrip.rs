@@ -391,12 +391,12 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
             },
         )
     };
-    // Kept: a 65,536-slot table (512 KiB), the values and the page's ids, about 670 KB (the
-    // dictionary is given up at 13,913 values, when it can no longer win).
+    // Kept: a 65,536-slot table (512 KiB), the values and the page's ids, about 670 KB: the
+    // dictionary is given up at 13,913 values, when it can no longer win (786 KB at 20,000).
     let ((f, c), (g, d)) = (int(), int());
     let (kept, kept_bytes) = write(f, c, false);
     let (freed, freed_bytes) = write(g, d, true);
-    assert!((600_000..1_500_000).contains(&kept), "int kept {kept}");
+    assert!((600_000..700_000).contains(&kept), "int kept {kept}");
     assert_eq!(freed, 0, "int freed");
     assert!(kept_bytes == freed_bytes, "the int files differ");
     // A string dictionary is always freed (1.2 MB of entries and table); here the page's
@@ -412,49 +412,79 @@ fn abandoned_dictionaries_freed_among_many_files_same_bytes() {
     assert!(kept_bytes == freed_bytes, "the string files differ");
 }
 
-/// First pages of 1,000 values, `s` distinct and then zeros, that keep their dictionary by a
-/// few bytes or lose it by a few: parquet-java's choices (`ChunkParitySuite` compares them with
-/// Spark's writer). The writer may give a dictionary up before the cut only where the whole page
-/// could not keep it.
+/// Whether the single column chunk of `n` rows of `column` written with `opts` has a
+/// dictionary page.
+fn keeps_dictionary(column: ColumnData, n: usize, opts: WriterOptions, among_many: bool) -> bool {
+    let physical = match column {
+        ColumnData::Int32(_) => PhysicalType::Int32,
+        _ => PhysicalType::Int64,
+    };
+    let schema = Schema::new(vec![Field::new("v", physical, false)]).unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema, opts).unwrap();
+    if among_many {
+        w.release_abandoned_dictionaries();
+    }
+    let batch = Batch {
+        num_rows: n,
+        columns: vec![ColumnView::new(column)],
+    };
+    w.write_batch(&batch).unwrap();
+    w.close().unwrap();
+    let meta = metadata(&w.into_inner());
+    assert_eq!(meta.row_group(0).num_rows(), n as i64);
+    meta.row_group(0)
+        .column(0)
+        .dictionary_page_offset()
+        .is_some()
+}
+
+/// First pages of `s` distinct values and then zeros that keep their dictionary by a few bytes
+/// or lose it by a few; at 1,000 values, parquet-java's choices (`ChunkParitySuite` compares
+/// them with Spark's writer). The writer may give a dictionary up before the cut only where the
+/// whole page could not keep it.
 #[test]
 fn first_page_dictionary_kept_or_given_up_by_a_few_bytes() {
-    let keeps = |physical: PhysicalType, s: i64, among_many: bool| -> bool {
-        let longs: Vec<i64> = (0..1000).map(|i| if i < s { i + 1 } else { 0 }).collect();
+    // `n` values: 1 to `s`, then zeros.
+    let keeps = |physical: PhysicalType, n: i64, s: i64, among_many: bool| -> bool {
+        let longs: Vec<i64> = (0..n).map(|i| if i < s { i + 1 } else { 0 }).collect();
         let ints: Vec<i32> = longs.iter().map(|&v| v as i32).collect();
         let column = match physical {
             PhysicalType::Int32 => ColumnData::Int32(&ints),
             _ => ColumnData::Int64(&longs),
         };
-        let schema = Schema::new(vec![Field::new("v", physical, false)]).unwrap();
         let opts = WriterOptions {
             parquet_java_runs: true,
             ..Default::default()
         };
-        let mut w = FileWriter::new(Vec::new(), schema, opts).unwrap();
-        if among_many {
-            w.release_abandoned_dictionaries();
-        }
-        let batch = Batch {
-            num_rows: 1000,
-            columns: vec![ColumnView::new(column)],
-        };
-        w.write_batch(&batch).unwrap();
-        w.close().unwrap();
-        let meta = metadata(&w.into_inner());
-        assert_eq!(meta.row_group(0).num_rows(), 1000);
-        meta.row_group(0)
-            .column(0)
-            .dictionary_page_offset()
-            .is_some()
+        keeps_dictionary(column, n as usize, opts, among_many)
     };
+    use PhysicalType::{Int32, Int64};
     for among_many in [false, true] {
         // INT32: 3,997 bytes with the dictionary against 4,000 plain, then 4,001.
-        assert!(keeps(PhysicalType::Int32, 759, among_many));
-        assert!(!keeps(PhysicalType::Int32, 760, among_many));
+        assert!(keeps(Int32, 1000, 759, among_many));
+        assert!(!keeps(Int32, 1000, 760, among_many));
         // INT64: 7,999 against 8,000, then 8,007.
-        assert!(keeps(PhysicalType::Int64, 863, among_many));
-        assert!(!keeps(PhysicalType::Int64, 864, among_many));
+        assert!(keeps(Int64, 1000, 863, among_many));
+        assert!(!keeps(Int64, 1000, 864, among_many));
+        // 1,024 distinct values take 10 bits an id, not 11: 5,383 bytes against 5,440.
+        assert!(keeps(Int32, 1360, 1023, among_many));
     }
+}
+
+/// A dictionary of exactly the dictionary page size is kept, one more entry falls back
+/// (parquet-java's `dictionaryByteSize > maxDictionaryByteSize`), in the first page too.
+#[test]
+fn dictionary_of_exactly_its_page_size_is_kept() {
+    let keeps = |distinct: i32| {
+        let ints: Vec<i32> = (0..5000).map(|i| i % distinct).collect();
+        let opts = WriterOptions {
+            dictionary_page_size: 4000,
+            ..Default::default()
+        };
+        keeps_dictionary(ColumnData::Int32(&ints), 5000, opts, false)
+    };
+    assert!(keeps(1000), "4,000 bytes of entries");
+    assert!(!keeps(1001), "4,004 bytes of entries");
 }
 
 /// Files among many on one thread build their first pages' dictionaries in the memory of the
