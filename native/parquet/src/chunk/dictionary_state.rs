@@ -110,7 +110,6 @@ impl DictionaryState {
     /// the dictionary, so its entries must be dropped.
     pub fn fell_back(&mut self) -> bool {
         self.active = false;
-        self.complete = false;
         self.ids.clear();
         let unused = self.last_used_entries == 0;
         if unused {

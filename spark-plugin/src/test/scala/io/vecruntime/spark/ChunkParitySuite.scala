@@ -223,7 +223,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
 
   test("first pages whose dictionary wins or loses by a few bytes, as Spark's writer's") {
     // 1,000 rows: s distinct values, then zeros. The ids of the s values take their bit width
-    // each; the zeros, one run. Around s = 760 (INT32) and s = 865 (INT64) the dictionary
+    // each; the zeros, one run. From s = 760 (INT32) and s = 864 (INT64) the dictionary
     // stops beating the plain page by a few bytes: the native writer may give a dictionary up
     // before the cut only where the whole page could not have kept it.
     val ints = (745 to 775).map(s => s"cast(if(id < $s, id + 1, 0) as int) as i$s")
