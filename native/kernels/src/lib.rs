@@ -8,5 +8,6 @@
 
 mod nested;
 pub mod rebase;
+pub mod split;
 pub mod unsafe_row;
 pub mod wkb;

@@ -848,7 +848,7 @@ impl ColumnBuf {
 }
 
 /// The variable-length bytes a slot points at, checked to lie inside the row.
-fn var_bytes<'a>(row: &'a [u8], slot: u64, column: &str, r: usize) -> Result<&'a [u8]> {
+pub(crate) fn var_bytes<'a>(row: &'a [u8], slot: u64, column: &str, r: usize) -> Result<&'a [u8]> {
     let offset = (slot >> 32) as usize;
     let size = (slot & 0xffff_ffff) as usize;
     match offset.checked_add(size) {
