@@ -17,6 +17,7 @@ use jni::sys::{jboolean, jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
 use session::{Output, Session};
 use vecruntime_kernels::rebase::{Rebase, ZoneRebase};
+use vecruntime_kernels::split::{BucketHash, Bucketing, KeyColumn, Splitter};
 use vecruntime_kernels::unsafe_row::{Rebases, RowTransposer, SparkType};
 use vecruntime_parquet::{Batch, Field, FileWriter, PhysicalType, WriterOptions, CREATED_BY};
 
@@ -425,6 +426,126 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_transposeRows<'l>
         let batch = transposer.transpose(data, offs)?;
         Ok(batch.num_rows as jlong + transposer.buffered_bytes() as jlong)
     })
+}
+
+/// Splits a batch of whole input rows of `num_fields` fields by the file each goes to
+/// ([`Splitter`]): partition values and bucket id. `spec` holds `INTS_PER_KEY` ints per key
+/// column (`names` in the same order): role, field position, row type code, precision, scale;
+/// `hash` is a `HASH_*` code and `buckets` the bucket count (0 without bucket columns). The rows
+/// are copied grouped by file into `out` (`out_len` bytes) and `out_offsets` (room for
+/// `num_rows + 1` offsets); `groups` receives four ints per group, in the order groups first
+/// appear: bucket id (-1 without buckets), the input index of its first row, its first row in
+/// the copy, its row count. Returns the group count.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_splitRows<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    num_fields: jint,
+    names: JObjectArray<'l>,
+    spec: JIntArray<'l>,
+    hash: jint,
+    buckets: jint,
+    rows: jlong,
+    rows_len: jlong,
+    offsets: jlong,
+    num_rows: jlong,
+    out: jlong,
+    out_len: jlong,
+    out_offsets: jlong,
+    groups: JIntArray<'l>,
+) -> jint {
+    entry(&mut env, -1, |env| {
+        let names = strings(env, &names, "key column names")?;
+        let spec = ints(env, &spec)?;
+        let splitter = splitter(num_fields, &names, &spec, hash, buckets)?;
+        let room = if groups.is_null() {
+            return Err(argument("groups array is null"));
+        } else {
+            env.get_array_length(&groups)? as usize
+        };
+        if (room as i64) < 4 * num_rows {
+            return Err(argument(format!(
+                "groups array of {room} ints for {num_rows} rows (4 a row needed)"
+            )));
+        }
+        let mut splitter = splitter;
+        let pin = memory::pin();
+        let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
+        let out = pin.bytes_mut(out, out_len, &|| "grouped row bytes".to_string())?;
+        let out_offs = pin.values_mut::<i32>(out_offsets, 4 * (num_rows + 1), &|| {
+            "grouped row offsets".to_string()
+        })?;
+        let found = splitter.split(data, offs, out, out_offs)?;
+        let flat: Vec<i32> = found
+            .iter()
+            .flat_map(|g| [g.bucket, g.first as i32, g.start as i32, g.len as i32])
+            .collect();
+        env.set_int_array_region(&groups, 0, &flat)?;
+        Ok(found.len() as jint)
+    })
+}
+
+/// The splitter `splitRows` describes, its codes checked.
+fn splitter(
+    num_fields: jint,
+    names: &[String],
+    spec: &[i32],
+    hash: jint,
+    buckets: jint,
+) -> JniResult<Splitter> {
+    use schema_spec::{HASH_HIVE, HASH_MURMUR3, INTS_PER_KEY, KEY_BUCKET, KEY_PARTITION};
+    if spec.len() != INTS_PER_KEY * names.len() {
+        return Err(argument(format!(
+            "key spec has {} ints for {} columns ({INTS_PER_KEY} each)",
+            spec.len(),
+            names.len()
+        )));
+    }
+    let num_fields = usize::try_from(num_fields)
+        .map_err(|_| argument(format!("row field count {num_fields} is negative")))?;
+    let mut partition = Vec::new();
+    let mut bucket_columns = Vec::new();
+    for (k, name) in spec.chunks_exact(INTS_PER_KEY).zip(names) {
+        let ty = SparkType::from_code(k[2], k[3]).ok_or_else(|| {
+            argument(format!(
+                "key column '{name}': unknown row type code {} / {}",
+                k[2], k[3]
+            ))
+        })?;
+        let position = usize::try_from(k[1])
+            .map_err(|_| argument(format!("key column '{name}': negative position")))?;
+        let column = KeyColumn {
+            name: name.clone(),
+            position,
+            ty,
+            scale: k[4],
+        };
+        match k[0] {
+            KEY_PARTITION => partition.push(column),
+            KEY_BUCKET => bucket_columns.push(column),
+            other => {
+                return Err(argument(format!(
+                    "key column '{name}': unknown role code {other}"
+                )))
+            }
+        }
+    }
+    let bucketing = if bucket_columns.is_empty() {
+        None
+    } else {
+        let hash = match hash {
+            HASH_MURMUR3 => BucketHash::Murmur3,
+            HASH_HIVE => BucketHash::Hive,
+            other => return Err(argument(format!("unknown bucket hash code {other}"))),
+        };
+        Some(Bucketing {
+            columns: bucket_columns,
+            hash,
+            buckets,
+        })
+    };
+    Splitter::new(num_fields, partition, bucketing).map_err(argument)
 }
 
 /// Copies pending output into `dst` from its start; returns the count (0 when none is left).

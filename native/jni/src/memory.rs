@@ -76,11 +76,14 @@ pub fn allocated_bytes() -> i64 {
 pub struct Pin {
     /// Start addresses of the allocations pinned (once per slice taken).
     pinned: RefCell<Vec<usize>>,
+    /// The byte ranges handed out and whether to write: a range to write overlaps no other.
+    taken: RefCell<Vec<(usize, usize, bool)>>,
 }
 
 pub fn pin() -> Pin {
     Pin {
         pinned: RefCell::new(Vec::new()),
+        taken: RefCell::new(Vec::new()),
     }
 }
 
@@ -108,7 +111,7 @@ impl Drop for Pin {
 impl Pin {
     /// `len` bytes at `address`, checked to lie inside one live allocation.
     pub fn bytes(&self, address: i64, len: i64, what: &dyn Fn() -> String) -> JniResult<&[u8]> {
-        self.range(address, len, 1, what)?;
+        self.range(address, len, 1, what, false)?;
         if len == 0 {
             return Ok(&[]);
         }
@@ -116,6 +119,43 @@ impl Pin {
         // this pin holds allocated until it is dropped; the memory is initialised (allocations
         // are zeroed).
         Ok(unsafe { std::slice::from_raw_parts(address as usize as *const u8, len as usize) })
+    }
+
+    /// `len` bytes at `address` to write, as `bytes` checks them, and apart from every other
+    /// range this pin has handed out (and will: a later range overlapping it is refused).
+    #[allow(clippy::mut_from_ref)]
+    pub fn bytes_mut(
+        &self,
+        address: i64,
+        len: i64,
+        what: &dyn Fn() -> String,
+    ) -> JniResult<&mut [u8]> {
+        self.range(address, len, 1, what, true)?;
+        if len == 0 {
+            return Ok(&mut []);
+        }
+        // SAFETY: as in `bytes`; no other slice this pin gave or gives overlaps the range
+        // (`range`), and the JVM thread that owns the buffer is in this call.
+        Ok(unsafe { std::slice::from_raw_parts_mut(address as usize as *mut u8, len as usize) })
+    }
+
+    /// `len` bytes at `address` to write as `T`s, as `values` and `bytes_mut` check them.
+    #[allow(clippy::mut_from_ref)]
+    pub fn values_mut<T: Copy>(
+        &self,
+        address: i64,
+        len: i64,
+        what: &dyn Fn() -> String,
+    ) -> JniResult<&mut [T]> {
+        let size = std::mem::size_of::<T>();
+        self.range(address, len, size, what, true)?;
+        if len == 0 {
+            return Ok(&mut []);
+        }
+        // SAFETY: as in `values` and `bytes_mut`.
+        Ok(unsafe {
+            std::slice::from_raw_parts_mut(address as usize as *mut T, len as usize / size)
+        })
     }
 
     /// `len` bytes at `address` read as `T`s (a whole number of them, aligned).
@@ -126,7 +166,7 @@ impl Pin {
         what: &dyn Fn() -> String,
     ) -> JniResult<&[T]> {
         let size = std::mem::size_of::<T>();
-        self.range(address, len, size, what)?;
+        self.range(address, len, size, what, false)?;
         if len == 0 {
             return Ok(&[]);
         }
@@ -145,6 +185,7 @@ impl Pin {
         len: i64,
         elem: usize,
         what: &dyn Fn() -> String,
+        mutable: bool,
     ) -> JniResult<()> {
         if len < 0 {
             return Err(argument(format!("{}: negative length {len}", what())));
@@ -171,6 +212,18 @@ impl Pin {
             )));
         }
         let start = address as usize;
+        let end = start.saturating_add(len as usize);
+        let overlaps = self
+            .taken
+            .borrow()
+            .iter()
+            .any(|&(s, e, m)| (m || mutable) && s < end && start < e);
+        if overlaps {
+            return Err(argument(format!(
+                "{}: {len} bytes at {address:#x} overlap another buffer of the call",
+                what()
+            )));
+        }
         let mut live = LIVE.lock();
         let inside = live
             .range_mut(..=start)
@@ -191,6 +244,7 @@ impl Pin {
                 what()
             )));
         }
+        self.taken.borrow_mut().push((start, end, mutable));
         Ok(())
     }
 }
@@ -219,6 +273,28 @@ mod tests {
         assert!(pin().bytes(a, 1, &what).is_err());
         assert!(free(a).is_err());
         assert!(allocate(-1).is_err());
+    }
+
+    /// A range to write never overlaps another range of the same pin, before or after it.
+    #[test]
+    fn ranges_to_write_are_apart() {
+        let a = allocate(64).unwrap();
+        let what = || "test".to_string();
+        {
+            let pin = pin();
+            assert_eq!(pin.bytes(a, 16, &what).unwrap().len(), 16);
+            assert!(pin.bytes_mut(a + 8, 16, &what).is_err());
+            assert!(pin.values_mut::<i32>(a + 12, 8, &what).is_err());
+            let out = pin.bytes_mut(a + 16, 16, &what).unwrap();
+            out[0] = 7;
+            assert!(pin.bytes(a + 24, 8, &what).is_err());
+            assert!(pin.values_mut::<i32>(a + 28, 8, &what).is_err());
+            // Reads may overlap each other.
+            assert_eq!(pin.bytes(a, 8, &what).unwrap().len(), 8);
+            assert_eq!(pin.values_mut::<i32>(a + 32, 32, &what).unwrap().len(), 8);
+            assert!(pin.bytes_mut(a + 60, 8, &what).is_err());
+        }
+        free(a).unwrap();
     }
 
     #[test]

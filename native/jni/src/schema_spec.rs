@@ -67,6 +67,14 @@ pub const REBASE_CORRECTED: i32 = 0;
 pub const REBASE_LEGACY: i32 = 1;
 pub const REBASE_EXCEPTION: i32 = 2;
 
+/// Key columns of `splitRows`: five ints each, role, field position, row type code, decimal
+/// precision and scale; the roles, and the bucket hashes.
+pub const INTS_PER_KEY: usize = 5;
+pub const KEY_PARTITION: i32 = 0;
+pub const KEY_BUCKET: i32 = 1;
+pub const HASH_MURMUR3: i32 = 0;
+pub const HASH_HIVE: i32 = 1;
+
 /// Every code by name, for the test that ties the Java constants to these.
 pub const CODES: &[(&str, i32)] = &[
     ("VERSION", VERSION),
@@ -111,6 +119,11 @@ pub const CODES: &[(&str, i32)] = &[
     ("REBASE_CORRECTED", REBASE_CORRECTED),
     ("REBASE_LEGACY", REBASE_LEGACY),
     ("REBASE_EXCEPTION", REBASE_EXCEPTION),
+    ("INTS_PER_KEY", INTS_PER_KEY as i32),
+    ("KEY_PARTITION", KEY_PARTITION),
+    ("KEY_BUCKET", KEY_BUCKET),
+    ("HASH_MURMUR3", HASH_MURMUR3),
+    ("HASH_HIVE", HASH_HIVE),
     // How rows are read into each column (`RowType` on the Java side).
     ("ROW_BOOLEAN", SparkType::Boolean.code()[0]),
     ("ROW_BYTE", SparkType::Byte.code()[0]),

@@ -79,6 +79,42 @@ public final class RowBatch implements AutoCloseable {
     UNSAFE.putInt(offsets.address() + 4L * rows, used);
   }
 
+  /**
+   * Copies rows {@code start} to {@code start + count} of {@code src} as the next rows: one
+   * copy of their bytes, their offsets moved to where they land.
+   */
+  public void appendRows(RowBatch src, int start, int count) {
+    if (start < 0 || count < 0 || start + count > src.rows) {
+      throw new IndexOutOfBoundsException(
+          "rows " + start + "+" + count + " of a batch of " + src.rows);
+    }
+    if (count > maxRows - rows) {
+      throw new IllegalStateException(
+          "row batch of " + rows + " rows has no room for " + count + " more (" + maxRows + " at most)");
+    }
+    if (count == 0) {
+      return;
+    }
+    int from = UNSAFE.getInt(src.offsets.address() + 4L * start);
+    int to = UNSAFE.getInt(src.offsets.address() + 4L * (start + count));
+    long end = (long) used + (to - from);
+    if (end > data.size()) {
+      grow(end);
+    }
+    while (4L * (rows + count + 1) > offsets.size()) {
+      growOffsets();
+    }
+    UNSAFE.copyMemory(null, src.data.address() + from, null, data.address() + used, to - from);
+    int shift = used - from;
+    long in = src.offsets.address() + 4L * (start + 1);
+    long out = offsets.address() + 4L * (rows + 1);
+    for (int i = 0; i < count; i++) {
+      UNSAFE.putInt(out + 4L * i, UNSAFE.getInt(in + 4L * i) + shift);
+    }
+    used = (int) end;
+    rows += count;
+  }
+
   /** Copies a row held in a byte array. */
   public void append(byte[] row, int off, int len) {
     if (off < 0 || len < 0) {
@@ -133,6 +169,46 @@ public final class RowBatch implements AutoCloseable {
   public long transposeOnly(RowType[] types, int[] decimalPrecisions) {
     return NativeBridge.transposeRows(RowType.codes(types, decimalPrecisions), dataAddress(),
         used, offsetsAddress(), rows);
+  }
+
+  /**
+   * Makes room for {@code bytes} row bytes and {@code rows} rows, dropping the rows held (the
+   * batch a {@link RowSplitter} copies into).
+   */
+  void reset(long bytes, int rows) {
+    clear();
+    if (bytes > data.size()) {
+      grow(bytes);
+    }
+    while (4L * (rows + 1) > offsets.size()) {
+      growOffsets();
+    }
+  }
+
+  /** Marks {@code rows} rows of {@code bytes} bytes as filled natively. */
+  void filled(int rows, int bytes) {
+    this.rows = rows;
+    this.used = bytes;
+  }
+
+  /**
+   * The address of row {@code i}'s bytes and their count (for a view of the row in place, valid
+   * until the batch changes).
+   */
+  public long rowAddress(int i) {
+    checkRow(i);
+    return data.address() + UNSAFE.getInt(offsets.address() + 4L * i);
+  }
+
+  public int rowSize(int i) {
+    checkRow(i);
+    return UNSAFE.getInt(offsets.address() + 4L * (i + 1)) - UNSAFE.getInt(offsets.address() + 4L * i);
+  }
+
+  private void checkRow(int i) {
+    if (i < 0 || i >= rows) {
+      throw new IndexOutOfBoundsException("row " + i + " of a batch of " + rows);
+    }
   }
 
   public void clear() {
