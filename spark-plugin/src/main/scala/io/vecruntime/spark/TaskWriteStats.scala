@@ -19,6 +19,10 @@ private[spark] final class TaskWriteStats(metrics: Map[String, SQLMetric]) exten
   private var fallbacks = 0L
   private var held = 0L
   private var peak = 0L
+  private var split = 0L
+
+  /** Rows split by file natively (a partitioned or bucketed write, [[RowSplitting]]). */
+  def splitRows(rows: Long): Unit = synchronized { split += rows }
 
   /** A writer's native bytes changed by `delta`. */
   def memory(delta: Long): Unit = synchronized {
@@ -46,11 +50,12 @@ private[spark] final class TaskWriteStats(metrics: Map[String, SQLMetric]) exten
     metrics.get(KernelTime).foreach(_ += kernelNanos)
     metrics.get(DictionaryFallbacks).foreach(_ += fallbacks)
     metrics.get(PeakMemory).foreach(_ += peak)
+    metrics.get(SplitRows).foreach(_ += split)
     logInfo(f"vecruntime: task ${context.taskAttemptId()} (stage ${context.stageId()}." +
       f"${context.stageAttemptNumber()}, partition ${context.partitionId()}) wrote $rows rows " +
       f"to $files files, $bytes bytes; native ${nativeNanos / 1e6}%.1f ms (row kernel " +
       f"${kernelNanos / 1e6}%.1f ms), peak native memory ${peak / 1048576.0}%.1f MiB, " +
-      f"$fallbacks dictionary fallbacks")
+      f"$fallbacks dictionary fallbacks, $split rows split by file natively")
   }
 }
 
@@ -62,6 +67,7 @@ private[spark] object TaskWriteStats {
   val KernelTime = "rowKernelTime"
   val DictionaryFallbacks = "dictionaryFallbacks"
   val PeakMemory = "peakNativeMemory"
+  val SplitRows = "splitRows"
 
   /** The SQL metrics of `VectorWriteFiles`. */
   def createMetrics(sc: SparkContext): Map[String, SQLMetric] = Map(
@@ -71,7 +77,8 @@ private[spark] object TaskWriteStats {
     EncodeTime -> SQLMetrics.createNanoTimingMetric(sc, "native encode time"),
     KernelTime -> SQLMetrics.createNanoTimingMetric(sc, "row kernel time"),
     DictionaryFallbacks -> SQLMetrics.createMetric(sc, "column chunks with dictionary fallback"),
-    PeakMemory -> SQLMetrics.createSizeMetric(sc, "peak native memory of a task"))
+    PeakMemory -> SQLMetrics.createSizeMetric(sc, "peak native memory of a task"),
+    SplitRows -> SQLMetrics.createMetric(sc, "rows split by file natively"))
 
   private val tasks = new ConcurrentHashMap[Long, TaskWriteStats]()
 

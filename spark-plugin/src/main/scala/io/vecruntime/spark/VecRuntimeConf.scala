@@ -25,6 +25,12 @@ object VecRuntimeConf {
   val TASK_BUFFER_BYTES = "spark.vecruntime.write.taskBufferBytes"
   val DefaultTaskBufferBytes: Long = 256L << 20
 
+  /**
+   * Split a partitioned or bucketed write's rows by file natively ([[RowSplitting]]); off, by
+   * Spark's projections row by row (for comparison).
+   */
+  val NATIVE_SPLIT = "spark.vecruntime.write.nativeSplit.enabled"
+
   /** Read a columnar child's batches directly instead of its rows. */
   val COLUMNAR_INPUT = "spark.vecruntime.write.columnarInput.enabled"
 
@@ -48,6 +54,7 @@ object VecRuntimeConf {
     positive(conf, TASK_BUFFER_BYTES, DefaultTaskBufferBytes, Long.MaxValue)
     positive(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles, Int.MaxValue)
     boolean(conf, COLUMNAR_INPUT)
+    boolean(conf, NATIVE_SPLIT)
   }
 
   private def positive(conf: SQLConf, key: String, default: Long, max: Long): Long = {
@@ -70,4 +77,6 @@ object VecRuntimeConf {
     }
 
   def columnarInput(conf: SQLConf): Boolean = boolean(conf, COLUMNAR_INPUT)
+
+  def nativeSplit(conf: SQLConf): Boolean = boolean(conf, NATIVE_SPLIT)
 }

@@ -229,14 +229,38 @@ class VectorParquetOutputWriter(
       stopIfKilled()
       buffers.foreach(_.shrank(batch.sizeInBytes()))
       try writer.writeRows(batch)
-      catch {
-        case e: ValueRefusedException =>
-          val int96 = layout.parquetSchema.columns().asScala.exists(c =>
-            c.name() == e.column() && c.physicalType() == ParquetSchema.PhysicalType.INT96)
-          throw SparkRebase.refused(int96)
-      }
+      catch { case e: ValueRefusedException => throw refusedError(e) }
       batch.clear()
       accountMemory()
+    }
+  }
+
+  /** Spark's error for a value the rebase mode EXCEPTION refuses. */
+  private def refusedError(e: ValueRefusedException): Throwable = {
+    val int96 = layout.parquetSchema.columns().asScala.exists(c =>
+      c.name() == e.column() && c.physicalType() == ParquetSchema.PhysicalType.INT96)
+    SparkRebase.refused(int96)
+  }
+
+  /**
+   * Takes rows `start` until `start + count` of `rows`, whole input rows of a partitioned or
+   * bucketed write grouped by file, after the rows this file already took: copied into this
+   * file's batch in one piece, which is encoded when full, as rows written one by one are.
+   */
+  def writeRun(rows: RowBatch, start: Int, count: Int): Unit = {
+    copyPending()
+    throwIfRefused()
+    var at = start
+    var left = count
+    while (left > 0) {
+      val n = math.min(left, batchRows - batch.rowCount())
+      val before = batch.sizeInBytes()
+      batch.appendRows(rows, at, n)
+      this.rows += n
+      at += n
+      left -= n
+      buffers.foreach(_.grew(batch.sizeInBytes() - before))
+      if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
     }
   }
 
@@ -381,7 +405,7 @@ object VectorParquetOutputWriter {
  * ends the file's open row group early: its encoded pages go to the file and their memory is
  * freed, as parquet-java's memory manager shrinks row groups under pressure.
  */
-private class NativeMemory(manager: Option[TaskMemoryManager], endRowGroup: () => Unit) {
+class NativeMemory(manager: Option[TaskMemoryManager], endRowGroup: () => Unit) {
   private var ending = false
   private val consumer: Option[MemoryConsumer] = manager.map { m =>
     new MemoryConsumer(m, m.pageSizeBytes(), NativeMemory.mode(m)) {
@@ -411,7 +435,7 @@ private class NativeMemory(manager: Option[TaskMemoryManager], endRowGroup: () =
   }
 }
 
-private object NativeMemory {
+object NativeMemory {
   /** Native memory counts in the off-heap pool when Spark has one, else in the heap's. */
   def mode(m: TaskMemoryManager): MemoryMode =
     if (m.getTungstenMemoryMode == MemoryMode.OFF_HEAP) MemoryMode.OFF_HEAP else MemoryMode.ON_HEAP

@@ -80,8 +80,17 @@ case class VectorWriteFilesExec(
         Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
       }
     }
+    // Rows split by file natively where the key columns can be read and the bucket id is one of
+    // Spark's two expressions; else by Spark's projections, row by row.
+    val splitting = if (wide.isEmpty || concurrent.isEmpty ||
+      !VecRuntimeConf.nativeSplit(session.sessionState.conf)) None else {
+      val d = spec.description
+      RowSplitting.of(d.allColumns, d.partitionColumns, d.bucketSpec.map(_.bucketIdExpression))
+        .fold(why => { logInfo(s"Rows split by Spark's projections: $why"); None },
+          s => Some(s.copy(metrics = metrics)))
+    }
     SparkWriteShim.executeWrite(session.sparkContext, rows, spec.description, spec.committer,
-      factory, concurrent, wholeRows = wide.isDefined)
+      factory, concurrent, wholeRows = wide.isDefined, splitting)
   }
 
   override def simpleString(maxFields: Int): String = {

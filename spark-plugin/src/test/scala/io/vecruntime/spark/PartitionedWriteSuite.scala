@@ -22,10 +22,12 @@ import org.apache.spark.sql.execution.SortExec
 class PartitionedWriteSuite extends VecRuntimeSparkSession {
 
   /**
-   * Writes with both writers, checks ours was native, compares the trees and Spark's write
+   * Writes with both writers, checks ours was native (`split(rows)` of its rows split by file
+   * natively, the others by Spark's projections), compares the trees and Spark's write
    * statistics (files, dynamic partitions, rows).
    */
-  def compare(name: String)(write: (DataFrame, String) => Unit)(df: DataFrame): Map[String, File] = {
+  def compare(name: String, split: Long => Long = identity)(write: (DataFrame, String) => Unit)(
+      df: DataFrame): Map[String, File] = {
     val ours = newDir(s"$name-ours")
     val theirs = newDir(s"$name-spark")
     val plans = plansOf(write(df, ours))
@@ -39,6 +41,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     for (k <- Seq("numFiles", "numParts", "numOutputRows")) {
       assert(o(k) == t(k), s"$k: ours $o, Spark's $t")
     }
+    assert(splitRows(plans) == split(o("numOutputRows")), s"$name: split rows")
     assertSameTree(ours, theirs)
   }
 
@@ -98,8 +101,9 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
   }
 
   test("a single partition, and only null partition values") {
+    // (Not a constant, which Spark 4 folds and so plans no sort and no concurrent writer.)
     compare("single")((d, dir) => d.write.partitionBy("p").parquet(dir))(
-      events(3000).selectExpr("*", "'only' as p"))
+      events(3000).selectExpr("*", "if(id >= 0, 'only', 'x') as p"))
     val files = compare("nulls")((d, dir) => d.write.partitionBy("p").parquet(dir))(
       events(3000).selectExpr("*", "cast(null as string) as p"))
     assert(files.keySet.forall(_.startsWith("p=__HIVE_DEFAULT_PARTITION__/")), files.keySet)
@@ -125,22 +129,36 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
   }
 
   test("a small buffer budget encodes the largest batches early; files read back the same") {
-    withConf(VecRuntimeConf.TASK_BUFFER_BYTES -> "65536") {
-      compare("budget")((d, dir) => d.write.partitionBy("day").parquet(dir))(events(40000))
+    // (Rows split by Spark's projections are buffered per file; split natively, per batch.)
+    withConf(VecRuntimeConf.TASK_BUFFER_BYTES -> "65536", VecRuntimeConf.NATIVE_SPLIT -> "false") {
+      compare("budget", split = _ => 0L)((d, dir) => d.write.partitionBy("day").parquet(dir))(
+        events(40000))
     }
   }
 
   test("past maxOpenFiles the rest of the task's rows are sorted, as Spark's concurrent writers") {
     withConf(VecRuntimeConf.MAX_OPEN_FILES -> "10") {
-      val files = compare("maxopen")((d, dir) => d.write.partitionBy("p").parquet(dir))(
+      // (The first batch's 40 partitions reach the limit: Spark's steps row by row.)
+      val files = compare("maxopen", split = _ => 0L)((d, dir) => d.write.partitionBy("p").parquet(dir))(
         events(4000).selectExpr("*", "id % 40 as p"))
       assert(files.size == 80, "still one file per partition and task")
     }
   }
 
+  test("a batch whose files would pass maxOpenFiles goes row by row, with the rest of the task") {
+    // The first batch (split natively) opens 5 files; the next would open 35 more, past 10.
+    val first = RowSplitting.DefaultBatchRows
+    withConf(VecRuntimeConf.MAX_OPEN_FILES -> "10") {
+      val files = compare("maxopen-later", split = _ => first)((d, dir) =>
+        d.write.partitionBy("p").parquet(dir))(spark.range(0, first + 4000, 1, 1)
+        .selectExpr("id", s"if(id < $first, id % 5, id % 40) as p", "cast(id as string) as s"))
+      assert(files.size == 40, files.keys)
+    }
+  }
+
   test("spark.sql.maxConcurrentOutputFileWriters keeps Spark's semantics") {
     withConf("spark.sql.maxConcurrentOutputFileWriters" -> "3") {
-      compare("concurrent")((d, dir) => d.write.partitionBy("day").parquet(dir))(events(5000))
+      compare("concurrent", split = _ => 0L)((d, dir) => d.write.partitionBy("day").parquet(dir))(events(5000))
     }
   }
 
@@ -219,6 +237,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
           val w = df.write.bucketBy(8, cols.head, cols.tail: _*).format("parquet")
           val plans = plansOf((if (partition) w.partitionBy("p") else w).saveAsTable(t))
           assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+          assert(splitRows(plans) == (if (on.toBoolean) 3000 else 0), s"$t: split rows")
           if (on.toBoolean) assert(plans.flatMap(writerSorts).isEmpty, plans)
         }
       }
@@ -236,6 +255,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
         val plans = plansOf(df.write.option("__hive_compatible_bucketed_table_insertion__", "true")
           .bucketBy(8, "k", "s").partitionBy("p").format("parquet").saveAsTable(t))
         assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+        assert(splitRows(plans) == (if (on.toBoolean) 3000 else 0), s"$t: split rows")
       }
     }
     val files = assertSameTree(tableDir("hive_bucket_ours"), tableDir("hive_bucket_spark"))
@@ -293,6 +313,9 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
           val w = df.write.option("__hive_compatible_bucketed_table_insertion__", hive.toString)
           val plans = plansOf(w.bucketBy(8, c).format("parquet").saveAsTable(t))
           assert(plans.exists(usesVecRuntime) == on.toBoolean, s"$c: $plans")
+          // Natively hashed, but for Hive's hash of TIMESTAMP_NTZ (see RowSplitting).
+          val native = on.toBoolean && !(hive && c == "ntz")
+          assert(splitRows(plans) == (if (native) 2000 else 0), s"$t: split rows")
         }
       }
       val files = assertSameTree(tableDir(s"${name}_ours"), tableDir(s"${name}_theirs"))

@@ -117,6 +117,11 @@ trait VecRuntimeSparkSession extends AnyFunSuite with BeforeAndAfterAll {
         c.cmd.metrics.map { case (k, m) => k -> m.value }
     }.getOrElse(fail(s"no write command among the plans:\n${plans.mkString("\n")}"))
 
+  /** Rows the plans' native writes split by file natively ([[RowSplitting]]). */
+  def splitRows(plans: Seq[SparkPlan]): Long = plans.flatMap(nodesOf).collect {
+    case v: VectorWriteFilesExec => v.metrics(TaskWriteStats.SplitRows)
+  }.groupBy(_.id).values.map(_.head.value).sum
+
   /** Runs a write and returns every plan Spark executed for it (a CTAS runs an inner write). */
   def plansOf(write: => Unit): Seq[SparkPlan] = {
     org.apache.spark.vecruntime.ListenerShim.waitUntilEmpty(spark.sparkContext)

@@ -17,6 +17,8 @@ import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOut
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.Utils
 
+import io.vecruntime.spark.RowSplitting
+
 /**
  * The few `private[spark]` pieces of Spark that vecruntime uses, in one place. The task write is
  * Spark's own `FileFormatWriter.executeTask`, or for a partitioned or bucketed write its copy
@@ -31,7 +33,8 @@ object SparkWriteShim extends Logging {
    * Runs Spark's task write over each partition of `rdd` with `factory` making the files; with
    * `concurrent`, a partitioned or bucketed write keeps a file open per partition and bucket
    * (Spark's `DynamicPartitionDataConcurrentWriter`) instead of needing its input sorted. With
-   * `wholeRows` ([[takesWholeRows]]), the files are handed whole input rows.
+   * `wholeRows` ([[takesWholeRows]]), the files are handed whole input rows; with `splitting`
+   * too, those rows are split by file natively ([[SplitRowsWriter]]).
    */
   def executeWrite(
       sparkContext: SparkContext,
@@ -40,7 +43,8 @@ object SparkWriteShim extends Logging {
       committer: FileCommitProtocol,
       factory: OutputWriterFactory,
       concurrent: Option[ConcurrentOutputWriterSpec],
-      wholeRows: Boolean): RDD[WriterCommitMessage] = {
+      wholeRows: Boolean,
+      splitting: Option[RowSplitting] = None): RDD[WriterCommitMessage] = {
     // SPARK-23271: a write of no partitions still runs one task, so that partition 0 writes
     // the schema-only file.
     val input = if (rdd.partitions.length == 0) {
@@ -58,7 +62,7 @@ object SparkWriteShim extends Logging {
       val attempt = context.taskAttemptId().toInt & Int.MaxValue
       val result = if (wholeRows) {
         executeTask(ours, jobTrackerID, context.stageId(), context.partitionId(), attempt,
-          committer, iterator, concurrent)
+          committer, iterator, concurrent, splitting)
       } else {
         FileFormatWriter.executeTask(ours, jobTrackerID, context.stageId(),
           context.partitionId(), attempt, committer, iterator, concurrent)
@@ -88,7 +92,8 @@ object SparkWriteShim extends Logging {
       sparkAttemptNumber: Int,
       committer: FileCommitProtocol,
       iterator: Iterator[InternalRow],
-      concurrent: Option[ConcurrentOutputWriterSpec]): WriteTaskResult = {
+      concurrent: Option[ConcurrentOutputWriterSpec],
+      splitting: Option[RowSplitting]): WriteTaskResult = {
     val jobId = SparkHadoopWriterUtils.createJobID(jobTrackerID, sparkStageId)
     val taskId = new TaskID(jobId, TaskType.MAP, sparkPartitionId)
     val taskAttemptId = new TaskAttemptID(taskId, sparkAttemptNumber)
@@ -109,10 +114,12 @@ object SparkWriteShim extends Logging {
         // An empty task writes nothing; the first writes the schema of an empty job.
         new EmptyDirectoryDataWriter(description, taskAttemptContext, committer)
       } else {
-        concurrent match {
-          case Some(spec) =>
+        (concurrent, splitting) match {
+          case (Some(spec), Some(split)) =>
+            new SplitRowsWriter(description, taskAttemptContext, committer, spec, split)
+          case (Some(spec), None) =>
             new WholeRowConcurrentWriter(description, taskAttemptContext, committer, spec)
-          case None => new WholeRowSingleWriter(description, taskAttemptContext, committer)
+          case (None, _) => new WholeRowSingleWriter(description, taskAttemptContext, committer)
         }
       }
     var dataWriter: FileFormatDataWriter = if (TaskErrors.writerBeforeTry) newWriter() else null

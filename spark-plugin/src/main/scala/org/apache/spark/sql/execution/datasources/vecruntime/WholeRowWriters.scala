@@ -13,6 +13,9 @@ import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOut
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
 
+import io.vecruntime.parquet.RowBatch
+import io.vecruntime.spark.{NativeMemory, RowSplitting, VectorParquetOutputWriter}
+
 /**
  * Spark's partitioned and bucketed task writers, less one projection: Spark copies each row's
  * data columns into a new row before its writer sees it (`getOutputRow`, which re-encodes every
@@ -102,8 +105,18 @@ private[vecruntime] class WholeRowConcurrentWriter(
   }
 
   override def write(record: InternalRow): Unit = {
-    val nextPartition = if (isPartitioned) getPartitionValues(record) else null
-    val nextBucket = if (isBucketed) getBucketId(record) else NoBucket
+    select(if (isPartitioned) getPartitionValues(record) else null,
+      if (isBucketed) getBucketId(record) else NoBucket)
+    rollIfFull()
+    writeRecord(record)
+  }
+
+  /**
+   * Makes the file of `nextPartition` (partition values, null without; not kept, copied when
+   * needed) and `nextBucket` the current one, opening it if it is not open: Spark's steps
+   * before it writes a row.
+   */
+  protected def select(nextPartition: UnsafeRow, nextBucket: Int): Unit = {
     val newPartition = isPartitioned && nextPartition != partition
     if (status == null || nextBucket != bucket || newPartition) {
       if (currentWriter != null) {
@@ -136,12 +149,33 @@ private[vecruntime] class WholeRowConcurrentWriter(
         }
       }
     }
+  }
+
+  /** Whether the file of these partition values and bucket is open. */
+  protected def isOpen(partitionValues: UnsafeRow, bucketId: Int): Boolean =
+    if (isPartitioned) open.contains(Key(partitionValues, bucketId))
+    else bucketId < byBucket.length && byBucket(bucketId) != null
+
+  protected def openFiles: Int = opened
+
+  protected def maxOpenFiles: Int = spec.maxWriters
+
+  /** Spark's steps after a row is written to the current file, for `n` rows at once. */
+  protected def wroteRows(n: Int): Unit = {
+    var i = 0
+    while (i < n) {
+      statsTrackers.foreach(_.newRow(currentWriter.path, null))
+      i += 1
+    }
+    recordsInFile += n
+  }
+
+  /** Rolls to the partition's and bucket's next file if the current one is full. */
+  protected def rollIfFull(): Unit =
     if (description.maxRecordsPerFile > 0 && recordsInFile >= description.maxRecordsPerFile) {
       renewCurrentWriterIfTooManyRecords(Option(partition), bucketOption)
       save()
     }
-    writeRecord(record)
-  }
 
   override def writeWithIterator(iterator: Iterator[InternalRow]): Unit = {
     while (iterator.hasNext && !sorted) write(iterator.next())
@@ -173,6 +207,126 @@ private[vecruntime] class WholeRowConcurrentWriter(
     byBucket = new Array[Status](0)
     opened = 0
   }
+}
+
+/**
+ * [[WholeRowConcurrentWriter]] with the rows split by file natively ([[RowSplitting]]) instead
+ * of by Spark's projections row by row: the whole input rows are copied into one batch, which
+ * native code splits by partition values and bucket id and copies grouped by file; each file
+ * then takes its rows as one run, in input order. Per batch, each group's file is found or
+ * opened as Spark's writer does for its first row (a projection per group, not per row), and
+ * maxRecordsPerFile rolls files within a run where Spark's count says. A batch whose new files
+ * would reach the open-file limit goes row by row instead, with the rest of the task's rows:
+ * the limit, and the sort of the rows after it, stay exactly Spark's.
+ */
+private[vecruntime] class SplitRowsWriter(
+    description: WriteJobDescription,
+    taskAttemptContext: TaskAttemptContext,
+    committer: FileCommitProtocol,
+    spec: ConcurrentOutputWriterSpec,
+    splitting: RowSplitting)
+  extends WholeRowConcurrentWriter(description, taskAttemptContext, committer, spec) {
+  import WholeRowConcurrentWriter.NoBucket
+
+  private val types = description.allColumns.map(_.dataType).toArray
+  private lazy val toUnsafe = UnsafeProjection.create(types)
+  private val splitter = splitting.splitter()
+  private var in = new RowBatch(splitting.batchRows, SplitRowsWriter.FirstBatchBytes)
+  private var grouped = new RowBatch(splitting.batchRows, SplitRowsWriter.FirstBatchBytes)
+  private val memory = new NativeMemory(SparkWriteShim.taskMemoryManager(), () => ())
+  private val view = new UnsafeRow(types.length)
+  private val maxRecords = description.maxRecordsPerFile
+  private val stats = splitting.stats
+
+  override def writeWithIterator(iterator: Iterator[InternalRow]): Unit = {
+    // Rows the split leaves to Spark's row-by-row steps (past the open-file limit), if any.
+    var rest: Iterator[InternalRow] = null
+    while (rest == null && iterator.hasNext) {
+      append(iterator.next())
+      if (in.isFull || in.sizeInBytes() >= splitting.batchBytes) rest = dispatch()
+    }
+    if (rest == null) rest = dispatch()
+    if (rest != null) super.writeWithIterator(rest ++ iterator)
+  }
+
+  private def append(row: InternalRow): Unit = {
+    val u = row match {
+      case u: UnsafeRow => u
+      case other => toUnsafe(other)
+    }
+    if (u.getBaseObject != null) in.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
+    else {
+      val bytes = u.getBytes
+      in.append(bytes, 0, bytes.length)
+    }
+  }
+
+  private def rowOf(batch: RowBatch, i: Int): UnsafeRow = {
+    view.pointTo(null, batch.rowAddress(i), batch.rowSize(i))
+    view
+  }
+
+  /**
+   * Writes the batch's rows to their files, or, when the files it would open reach the limit,
+   * returns its rows (copies) for Spark's row-by-row steps.
+   */
+  private def dispatch(): Iterator[InternalRow] = {
+    if (in.isEmpty) return null
+    val groups = splitter.split(in, grouped)
+    memory.update(in.capacityInBytes() + grouped.capacityInBytes())
+    val partitions = new Array[UnsafeRow](groups)
+    var fresh = 0
+    var g = 0
+    while (g < groups) {
+      if (isPartitioned) partitions(g) = getPartitionValues(rowOf(grouped, splitter.start(g))).copy()
+      if (!isOpen(partitions(g), bucketOf(g))) fresh += 1
+      g += 1
+    }
+    if (openFiles + fresh >= maxOpenFiles) {
+      val rows = (0 until in.rowCount()).iterator.map(i => rowOf(in, i).copy())
+      return rows
+    }
+    g = 0
+    while (g < groups) {
+      select(partitions(g), bucketOf(g))
+      var at = splitter.start(g)
+      var left = splitter.count(g)
+      while (left > 0) {
+        rollIfFull()
+        val n = if (maxRecords > 0) math.min(left.toLong, maxRecords - recordsInFile).toInt
+          else left
+        currentWriter match {
+          case v: VectorParquetOutputWriter => v.writeRun(grouped, at, n)
+          case other => (at until at + n).foreach(i => other.write(rowOf(grouped, i)))
+        }
+        wroteRows(n)
+        at += n
+        left -= n
+      }
+      g += 1
+    }
+    stats.foreach(_.splitRows(in.rowCount()))
+    in.clear()
+    grouped.clear()
+    null
+  }
+
+  private def bucketOf(g: Int): Int = if (isBucketed) splitter.bucket(g) else NoBucket
+
+  override protected def releaseResources(): Unit = {
+    try super.releaseResources()
+    finally {
+      if (in != null) in.close()
+      if (grouped != null) grouped.close()
+      in = null
+      grouped = null
+      memory.update(0)
+    }
+  }
+}
+
+private[vecruntime] object SplitRowsWriter {
+  val FirstBatchBytes: Int = 1 << 20
 }
 
 private[vecruntime] object WholeRowConcurrentWriter {
