@@ -9,7 +9,7 @@
 //! then copied grouped by key, each group in input order, so that each file reads its rows as
 //! one contiguous run.
 
-use crate::unsafe_row::{row_error, var_bytes, SparkType};
+use crate::unsafe_row::{checked_row, row_error, var_bytes, SparkType};
 use std::collections::HashMap;
 use vecruntime_parquet::error::Result;
 
@@ -251,7 +251,6 @@ impl Splitter {
     ) -> Result<&[Group]> {
         let n = offsets.len().saturating_sub(1);
         let words = self.num_fields.div_ceil(64);
-        let fixed = 8 * words + 8 * self.num_fields;
         let first_name = self
             .partition
             .first()
@@ -271,29 +270,7 @@ impl Splitter {
         let mut last: Option<usize> = None;
         let mut last_key = Vec::new();
         for r in 0..n {
-            let (start, end) = (offsets[r], offsets[r + 1]);
-            if start < 0 || end < start || end as usize > rows.len() {
-                return Err(row_error(
-                    first_name,
-                    r,
-                    format!(
-                        "row bytes {start}..{end} outside the batch of {} bytes",
-                        rows.len()
-                    ),
-                ));
-            }
-            let row = &rows[start as usize..end as usize];
-            if row.len() < fixed {
-                return Err(row_error(
-                    first_name,
-                    r,
-                    format!(
-                        "row of {} bytes, {} fields need at least {fixed}",
-                        row.len(),
-                        self.num_fields
-                    ),
-                ));
-            }
+            let row = checked_row(rows, offsets, r, self.num_fields, first_name)?;
             self.key.clear();
             for c in &self.partition {
                 push_key(&mut self.key, row, words, c, r)?;

@@ -521,39 +521,18 @@ impl RowTransposer {
         let n = offsets.len().saturating_sub(1);
         let nf = self.num_fields;
         let bitset = nf.div_ceil(64) * 8;
-        let fixed = bitset + 8 * nf;
         // Every row is checked once here; the column loops below then read its fixed part freely.
         self.starts.clear();
         // A partitioned write's transposer is new for each file: one allocation, not a growth.
         self.starts.reserve(n);
+        let first = self
+            .names
+            .first()
+            .or(self.leaves.first().map(|l| &l.name))
+            .map_or("", String::as_str);
         for r in 0..n {
-            let (start, end) = (offsets[r], offsets[r + 1]);
-            let first = self
-                .names
-                .first()
-                .or(self.leaves.first().map(|l| &l.name))
-                .map_or("", String::as_str);
-            if start < 0 || end < start || end as usize > rows.len() {
-                return Err(row_error(
-                    first,
-                    r,
-                    format!(
-                        "row bytes {start}..{end} outside the batch of {} bytes",
-                        rows.len()
-                    ),
-                ));
-            }
-            if ((end - start) as usize) < fixed {
-                return Err(row_error(
-                    first,
-                    r,
-                    format!(
-                        "row of {} bytes, {nf} fields need at least {fixed}",
-                        end - start
-                    ),
-                ));
-            }
-            self.starts.push(start as usize);
+            checked_row(rows, offsets, r, nf, first)?;
+            self.starts.push(offsets[r] as usize);
         }
         if self.cols.len() != self.types.len() {
             SCRATCH.with(|pool| {
@@ -845,6 +824,40 @@ impl ColumnBuf {
             }
         }
     }
+}
+
+/// Row `r` of a batch, checked to lie inside it and to hold the null bits and slots of
+/// `num_fields` fields (`column` names the error).
+pub(crate) fn checked_row<'a>(
+    rows: &'a [u8],
+    offsets: &[i32],
+    r: usize,
+    num_fields: usize,
+    column: &str,
+) -> Result<&'a [u8]> {
+    let (start, end) = (offsets[r], offsets[r + 1]);
+    if start < 0 || end < start || end as usize > rows.len() {
+        return Err(row_error(
+            column,
+            r,
+            format!(
+                "row bytes {start}..{end} outside the batch of {} bytes",
+                rows.len()
+            ),
+        ));
+    }
+    let fixed = num_fields.div_ceil(64) * 8 + 8 * num_fields;
+    if ((end - start) as usize) < fixed {
+        return Err(row_error(
+            column,
+            r,
+            format!(
+                "row of {} bytes, {num_fields} fields need at least {fixed}",
+                end - start
+            ),
+        ));
+    }
+    Ok(&rows[start as usize..end as usize])
 }
 
 /// The variable-length bytes a slot points at, checked to lie inside the row.

@@ -14,34 +14,10 @@ import org.apache.spark.sql.execution.datasources.{BucketingUtils, V1WritesUtils
  */
 class RowSplittingSuite extends VecRuntimeSparkSession {
 
-  // Random values of each type from 64-bit hashes of the row id, a null in every 11, and the
-  // values hashing is most particular about: -0.0, NaN and infinities, strings of every length
-  // from 0 to 69 (the hash's tail of 1-3 bytes), decimals of 4, 8 and 16 bytes.
-  private val r = "xxhash64(id, 7)"
-  private def orNull(e: String) = s"CASE WHEN id % 11 = 0 THEN NULL ELSE $e END"
-  private val special = s"CASE id % 10 WHEN 1 THEN -0.0 WHEN 2 THEN 0.0 WHEN 3 THEN double('NaN') " +
-    s"WHEN 4 THEN double('-Infinity') WHEN 5 THEN double('Infinity') ELSE ($r % 100000) / 7.0 END"
-  private val columns = Seq(
-    "b" -> s"$r % 2 = 0",
-    "i8" -> s"cast($r % 128 as tinyint)",
-    "i16" -> s"cast($r % 32768 as smallint)",
-    "i32" -> s"cast($r % 2147483648 as int)",
-    "i64" -> r,
-    "f32" -> s"cast($special as float)",
-    "f64" -> special,
-    "d9" -> s"cast(($r % 10000000) / 100 as decimal(9, 2))",
-    "d18" -> s"cast(($r % 100000000000000) / 10000 as decimal(18, 4))",
-    "d38" -> s"cast($r as decimal(38, 10)) * 1000",
-    "d38z" -> s"cast(($r % 1000) * 100 as decimal(38, 6))",
-    "s" -> s"substring(repeat(sha2(cast(id as string), 256), 2), 1, int(id % 70))",
-    "bin" -> s"unhex(substring(sha2(cast(id as string), 256), 1, 2 * int(id % 37)))",
-    "dt" -> s"date_add(date'1970-01-01', int(pmod($r, 200000)) - 25000)",
-    "ts" -> s"timestamp_micros(pmod($r, 10000000000000000) - 2000000000000000)",
-    "ntz" -> s"cast(timestamp_micros(pmod($r, 10000000000000000) - 2000000000000000) as timestamp_ntz)")
+  private val columns = BucketableValues.columns
 
   private lazy val (attributes, rows) = {
-    val df = spark.range(0, 20000, 1, 1)
-      .selectExpr("id" +: columns.map { case (c, e) => s"${orNull(e)} AS $c" }: _*)
+    val df = BucketableValues.df(spark, 20000, 1)
     val attrs = df.queryExecution.analyzed.output
     (attrs, df.queryExecution.toRdd.map(_.copy()).collect().map(_.asInstanceOf[UnsafeRow]))
   }
