@@ -458,32 +458,36 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_splitRows<'l>(
     entry(&mut env, -1, |env| {
         let names = strings(env, &names, "key column names")?;
         let spec = ints(env, &spec)?;
-        let splitter = splitter(num_fields, &names, &spec, hash, buckets)?;
-        let room = if groups.is_null() {
+        let mut splitter = splitter(num_fields, &names, &spec, hash, buckets)?;
+        if groups.is_null() {
             return Err(argument("groups array is null"));
-        } else {
-            env.get_array_length(&groups)? as usize
-        };
-        if (room as i64) < 4 * num_rows {
-            return Err(argument(format!(
-                "groups array of {room} ints for {num_rows} rows (4 a row needed)"
-            )));
         }
-        let mut splitter = splitter;
-        let pin = memory::pin();
-        let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
-        let out = pin.bytes_mut(out, out_len, &|| "grouped row bytes".to_string())?;
-        let out_offs = pin.values_mut::<i32>(out_offsets, 4 * (num_rows + 1), &|| {
-            "grouped row offsets".to_string()
-        })?;
-        let found = splitter.split(data, offs, out, out_offs)?;
-        let flat: Vec<i32> = found
-            .iter()
-            .flat_map(|g| [g.bucket, g.first as i32, g.start as i32, g.len as i32])
-            .collect();
+        let flat = split_batch(
+            &mut splitter,
+            [rows, rows_len, offsets, num_rows],
+            [out, out_len, out_offsets],
+        )?;
+        // (A groups array too small for them is Java's ArrayIndexOutOfBoundsException.)
         env.set_int_array_region(&groups, 0, &flat)?;
-        Ok(found.len() as jint)
+        Ok((flat.len() / 4) as jint)
     })
+}
+
+/// Splits the row batch at `batch` (rows, their length, offsets, row count) into `out` (bytes,
+/// their length, offsets): four ints per group, as `splitRows` returns them.
+fn split_batch(splitter: &mut Splitter, batch: [i64; 4], out: [i64; 3]) -> JniResult<Vec<i32>> {
+    let [rows, rows_len, offsets, num_rows] = batch;
+    let pin = memory::pin();
+    let (data, offs) = row_batch(&pin, rows, rows_len, offsets, num_rows)?;
+    let bytes = pin.bytes_mut(out[0], out[1], &|| "grouped row bytes".to_string())?;
+    let out_offs = pin.values_mut::<i32>(out[2], 4 * (num_rows + 1), &|| {
+        "grouped row offsets".to_string()
+    })?;
+    let found = splitter.split(data, offs, bytes, out_offs)?;
+    Ok(found
+        .iter()
+        .flat_map(|g| [g.bucket, g.first as i32, g.start as i32, g.len as i32])
+        .collect())
 }
 
 /// The splitter `splitRows` describes, its codes checked.
@@ -711,4 +715,71 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_panicForTest<'l>(
         let i = v.len() + 3;
         Err(JniError::Runtime(format!("unreachable {}", v[i])))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schema_spec::{HASH_HIVE, HASH_MURMUR3, KEY_BUCKET, KEY_PARTITION};
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("k{i}")).collect()
+    }
+
+    #[test]
+    fn split_specs_are_checked_naming_the_column() {
+        let int = SparkType::Int.code()[0];
+        let ok = |spec: &[i32], hash, buckets| {
+            splitter(3, &names(spec.len() / 5), spec, hash, buckets).map(|_| ())
+        };
+        assert!(ok(&[KEY_PARTITION, 0, int, 0, 0], HASH_MURMUR3, 0).is_ok());
+        assert!(ok(&[KEY_BUCKET, 2, int, 0, 0], HASH_HIVE, 4).is_ok());
+        let err = |spec: &[i32], hash, buckets| {
+            let e = splitter(3, &names(spec.len() / 5), spec, hash, buckets).err();
+            e.map(|e| format!("{e:?}")).unwrap_or_default()
+        };
+        assert!(err(&[KEY_PARTITION, 0, int, 0], HASH_MURMUR3, 0).contains("4 ints for 0"));
+        assert!(err(&[7, 0, int, 0, 0], HASH_MURMUR3, 0).contains("'k0': unknown role code 7"));
+        assert!(err(&[KEY_BUCKET, 0, int, 0, 0], 9, 4).contains("unknown bucket hash code 9"));
+        assert!(err(&[KEY_BUCKET, -1, int, 0, 0], HASH_MURMUR3, 4).contains("'k0': negative"));
+        assert!(err(&[KEY_BUCKET, 0, 99, 0, 0], HASH_MURMUR3, 4).contains("'k0': unknown row"));
+        assert!(err(&[KEY_BUCKET, 3, int, 0, 0], HASH_MURMUR3, 4).contains("'k0'"));
+        assert!(splitter(-1, &[], &[], HASH_MURMUR3, 0).is_err());
+    }
+
+    /// A batch of two one-field rows in buffers the JVM would allocate, split into buffers of
+    /// exactly its size.
+    #[test]
+    fn batches_are_split_into_buffers_of_their_size() {
+        let int = SparkType::Int.code()[0];
+        let mut s = splitter(1, &names(1), &[KEY_PARTITION, 0, int, 0, 0], 0, 0).unwrap();
+        let rows = memory::allocate(48).unwrap();
+        let offsets = memory::allocate(16).unwrap();
+        let out = memory::allocate(48).unwrap();
+        let out_offsets = memory::allocate(16).unwrap();
+        {
+            let pin = memory::pin();
+            let r = pin.bytes_mut(rows, 48, &String::new).unwrap();
+            for (i, v) in [5u8, 6, 5].iter().enumerate() {
+                r[16 * i + 8] = *v;
+            }
+            let o = pin.values_mut::<i32>(offsets, 16, &String::new).unwrap();
+            o.copy_from_slice(&[0, 16, 32, 48]);
+        }
+        let groups = split_batch(&mut s, [rows, 48, offsets, 3], [out, 48, out_offsets]).unwrap();
+        assert_eq!(groups, vec![-1, 0, 0, 2, -1, 1, 2, 1]);
+        {
+            let pin = memory::pin();
+            let o = pin.values::<i32>(out_offsets, 16, &String::new).unwrap();
+            assert_eq!(o, &[0, 16, 32, 48]);
+            let b = pin.bytes(out, 48, &String::new).unwrap();
+            assert_eq!([b[8], b[24], b[40]], [5, 5, 6]);
+        }
+        // The copy may not be the batch itself, nor smaller than it.
+        assert!(split_batch(&mut s, [rows, 48, offsets, 3], [rows, 48, out_offsets]).is_err());
+        assert!(split_batch(&mut s, [rows, 48, offsets, 3], [out, 40, out_offsets]).is_err());
+        for a in [rows, offsets, out, out_offsets] {
+            memory::free(a).unwrap();
+        }
+    }
 }
