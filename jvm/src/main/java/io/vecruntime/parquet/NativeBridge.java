@@ -54,11 +54,12 @@ final class NativeBridge {
 
   static native long transposeRows(int[] codes, long rows, long rowsLen, long offsets, long numRows);
 
-  /** Copies pending output into dst from index 0; returns the count, 0 when none is pending. */
+  /** Splits a row batch by key into a second one; returns the group count ({@link RowSplitter}). */
   static native int splitRows(int numFields, String[] names, int[] spec, int hash, int buckets,
       long rows, long rowsLen, long offsets, long numRows, long out, long outLen,
       long outOffsets, int[] groups);
 
+  /** Copies pending output into dst from index 0; returns the count, 0 when none is pending. */
   static native int drain(long handle, byte[] dst);
 
   /** Writes the file's tail as pending output; returns the encoded footer summary. */

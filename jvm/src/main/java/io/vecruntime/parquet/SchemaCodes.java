@@ -68,16 +68,17 @@ final class SchemaCodes {
   static final int REBASE_CORRECTED = 0;
   static final int REBASE_LEGACY = 1;
   static final int REBASE_EXCEPTION = 2;
-
-  static final int INTS_PER_KEY = 5;
-  static final int KEY_PARTITION = 0;
-  static final int KEY_BUCKET = 1;
-  static final int HASH_MURMUR3 = 0;
-  static final int HASH_HIVE = 1;
   static final int ROW_DECIMAL = 12;
   static final int ROW_STRING = 13;
   static final int ROW_BINARY = 14;
   static final int ROW_LEGACY_DECIMAL = 15;
   static final int ROW_GEOMETRY = 17;
   static final int ROW_GEOGRAPHY = 18;
+
+  /** Key columns of {@link RowSplitter}: role, position, row type, precision, scale each. */
+  static final int INTS_PER_KEY = 5;
+  static final int KEY_PARTITION = 0;
+  static final int KEY_BUCKET = 1;
+  static final int HASH_MURMUR3 = 0;
+  static final int HASH_HIVE = 1;
 }
