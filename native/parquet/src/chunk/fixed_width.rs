@@ -354,9 +354,9 @@ impl<T: Native> FixedWidthWriter<T> {
                 self.state.ids = dictionary_state::reused_ids();
             }
         }
-        self.state
-            .ids
-            .reserve(pending.iter().map(Vec::len).sum::<usize>());
+        let values = pending.iter().map(Vec::len).sum::<usize>();
+        self.state.ids.reserve(values);
+        self.dict.expect(values);
         for segment in &pending {
             for block in segment.chunks(BLOCK) {
                 self.encode_block(block);
