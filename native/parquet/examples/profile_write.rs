@@ -175,8 +175,13 @@ fn time_small_files(
         .collect();
     let t = std::time::Instant::now();
     for prepared in &slices {
-        // Set up as the plugin sets up each of a partitioned write's files.
-        tables::write_open(&schema, prepared, options.clone(), true)
+        // Set up as the plugin sets up each of a partitioned write's files, with its default
+        // options (PLAIN integers).
+        let options = WriterOptions {
+            delta_binary_packed: false,
+            ..options.clone()
+        };
+        tables::write_open(&schema, prepared, options, true)
             .close()
             .expect("close");
     }
