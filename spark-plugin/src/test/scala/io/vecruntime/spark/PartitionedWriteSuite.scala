@@ -173,6 +173,24 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("sorted input: a file at each partition, maxRecordsPerFile, by Spark's steps") {
+    // Input that stays sorted goes row by row through Spark's writer of sorted input, which
+    // looks up no open files: splitting it natively costs more than it saves. Two levels of
+    // partitions, files rolled within each.
+    val df = spark.range(0, 150000, 1, 1).selectExpr("id", "cast(id div 20000 as int) as day",
+      "cast(id % 3 as string) as s", "cast(id * 1.5 as double) as amount")
+    withConf("spark.sql.files.maxRecordsPerFile" -> "3000") {
+      val files = compare("sorted", split = _ => 0L)((d, dir) =>
+        d.sortWithinPartitions("day", "s", "amount").write.partitionBy("day", "s").parquet(dir))(df)
+      // 7 days of 3 files for each value of s, and a last day of 2.
+      assert(files.size == 7 * 3 * 3 + 3 * 2, files.keys)
+      files.values.foreach { f =>
+        val amounts = fileRows(f).map(_.split('|')(1).toDouble)
+        assert(amounts == amounts.sorted, f)
+      }
+    }
+  }
+
   /** Runs `sql(table)` for a table made by each writer; compares the tables' files. */
   def compareTables(name: String)(statements: String => Seq[String]): Unit = {
     for ((t, on) <- Seq(s"${name}_ours" -> "true", s"${name}_spark" -> "false")) {
@@ -269,6 +287,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
         spark.sql(s"DROP TABLE IF EXISTS $t")
         val plans = plansOf(df.write.bucketBy(4, "k").sortBy("v").format("parquet").saveAsTable(t))
         assert(plans.exists(usesVecRuntime) == on.toBoolean, plans)
+        assert(splitRows(plans) == 0, s"$t: split rows")
       }
     }
     val files = assertSameTree(tableDir("sorted_ours"), tableDir("sorted_spark"))

@@ -16,9 +16,10 @@ import org.apache.spark.vecruntime.ListenerShim
  * (`partitionBy("ss_sold_date_sk")`, snappy) and `bucketed` (`bucketBy(64, "ss_item_sk")` with
  * `saveAsTable`, snappy) and `nested` (store_sales grouped by ticket: its lines an
  * `array<struct<...>>` and a `map<string,int>`, snappy), and on request (`SHAPES=variant`)
- * `variant` (each row a Variant object of 8 of its fields, snappy) and `geo` (Spark 4.2: each row
- * a POINT and a 4-point LINESTRING, snappy); all but `flat` against Spark v1 only,
- * and vecruntime v1 in flat writes only. Per case the median of the runs of:
+ * `variant` (each row a Variant object of 8 of its fields, snappy), `geo` (Spark 4.2: each row
+ * a POINT and a 4-point LINESTRING, snappy) and `bucketed-sorted` (`bucketed` with
+ * `sortBy("ss_ticket_number")`: Spark's sort stays, each file written from sorted input); all
+ * but `flat` against Spark v1 only, and vecruntime v1 in flat writes only. Per case the median of the runs of:
  * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
  * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
  * collected before each measured write and noop). Prints a Markdown table and the ratios of
@@ -163,9 +164,11 @@ object SparkWriteBenchmark {
         shape match {
           case "flat" | "nested" | "variant" | "geo" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
-          case "bucketed" =>
+          case "bucketed" | "bucketed-sorted" =>
             spark.sql("DROP TABLE IF EXISTS bench_bucketed")
-            w.bucketBy(64, "ss_item_sk").option("path", dir.getAbsolutePath).saveAsTable("bench_bucketed")
+            val b = w.bucketBy(64, "ss_item_sk")
+            (if (shape == "bucketed") b else b.sortBy("ss_ticket_number"))
+              .option("path", dir.getAbsolutePath).saveAsTable("bench_bucketed")
             spark.sql("DROP TABLE IF EXISTS bench_bucketed")
           case other => throw new IllegalArgumentException(s"unknown shape $other")
         }
