@@ -173,15 +173,15 @@ fn time_small_files(
         .step_by(rows)
         .map(|at| tables::prepare(&table.slice(at, rows.min(table.num_rows() - at))))
         .collect();
+    // Set up as the plugin sets up each of a partitioned write's files, with its default
+    // options (PLAIN integers).
+    let options = WriterOptions {
+        delta_binary_packed: false,
+        ..options
+    };
     let t = std::time::Instant::now();
     for prepared in &slices {
-        // Set up as the plugin sets up each of a partitioned write's files, with its default
-        // options (PLAIN integers).
-        let options = WriterOptions {
-            delta_binary_packed: false,
-            ..options.clone()
-        };
-        tables::write_open(&schema, prepared, options, true)
+        tables::write_open(&schema, prepared, options.clone(), true)
             .close()
             .expect("close");
     }
