@@ -121,13 +121,7 @@ class VectorParquetOutputWriter(
     // created late, mid-task: the job's abort may already have deleted its directory.
     val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
-    writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
-    wide match {
-      case Some(w) => writer.configureRows(w.schema.length, w.positions, manyFiles)
-      // (A file schema a test forces may hold fewer columns: Spark's writer writes those.)
-      case None => writer.configureRows(fileSchema.getOrElse(dataSchema).length, null, manyFiles)
-    }
-    layout.rebase.configure(writer)
+    if (!manyFiles) open()
     batch = new RowBatch(batchRows, initialBatchBytes)
     accountMemory()
     buffers.foreach(_.register(this))
@@ -177,7 +171,7 @@ class VectorParquetOutputWriter(
       }
       try {
         ColumnarCopy.copy(pendingBatch, pendingStart, n, columns, layout)
-        writer.write(columns)
+        open().write(columns)
         rows += n
         accountMemory()
       } catch {
@@ -189,9 +183,30 @@ class VectorParquetOutputWriter(
     pendingEnd = 0
   }
 
+  /**
+   * The native writer, opened on first use. A file among many (`manyFiles`) opens it when its
+   * first rows are encoded: most files of a partitioned write are encoded only when they are
+   * closed, and then their encoder state lives from the first row to the footer in one go,
+   * in memory the file before it just gave back, instead of thousands of files' state held
+   * across the whole task.
+   */
+  private def open(): ColumnarParquetWriter = {
+    if (writer == null) {
+      writer = new ColumnarParquetWriter(stream, layout.parquetSchema, layout.options)
+      wide match {
+        case Some(w) => writer.configureRows(w.schema.length, w.positions, manyFiles)
+        // (A file schema a test forces may hold fewer columns: Spark's writer writes those.)
+        case None => writer.configureRows(fileSchema.getOrElse(dataSchema).length, null, manyFiles)
+      }
+      layout.rebase.configure(writer)
+    }
+    writer
+  }
+
   /** Tells the task's memory manager what this writer holds natively now. */
-  private def accountMemory(): Unit = holding(writer.nativeBytesHeld() +
-    batch.capacityInBytes() + (if (columns == null) 0L else columns.capacityInBytes()))
+  private def accountMemory(): Unit = holding(
+    (if (writer == null) 0L else writer.nativeBytesHeld()) + batch.capacityInBytes() +
+      (if (columns == null) 0L else columns.capacityInBytes()))
 
   private def holding(bytes: Long): Unit = {
     memory.update(bytes)
@@ -228,7 +243,7 @@ class VectorParquetOutputWriter(
     if (!batch.isEmpty) {
       stopIfKilled()
       buffers.foreach(_.shrank(batch.sizeInBytes()))
-      try writer.writeRows(batch)
+      try open().writeRows(batch)
       catch { case e: ValueRefusedException => throw refusedError(e) }
       batch.clear()
       accountMemory()
@@ -289,11 +304,11 @@ class VectorParquetOutputWriter(
       // A killed task's abort closes its open files: none is finished (or created) then, since
       // the job's abort may already have deleted the directory it would be created in.
       stopIfKilled()
-      if (writer != null) {
+      if (batch != null) {
         copyPending()
         throwIfRefused()
         flush()
-        val summary = writer.finish()
+        val summary = open().finish()
         val fallbacks = summary.rowGroups().asScala.map(_.columns().asScala
           .count(_.dictionaryFallback())).sum
         stats.foreach(_.file(rows, writer.bytesWritten(), writer.nativeNanos(),
