@@ -139,9 +139,9 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
 
   test("a file among many opens its native writer only when its rows are first encoded") {
     // The task's last row is computed while the 600 files of its first batch (65,536 rows,
-    // split by file) are open, their rows buffered: none of them holds a native writer yet. (Thousands of files' encoder state,
-    // held from their first row to the task's end, cost a partitioned write a tenth of its CPU
-    // in malloc.)
+    // split by file) are open, their rows buffered: none of them holds a native writer yet.
+    // (Thousands of files' encoder state, held from their first row to the task's end, cost a
+    // partitioned write a tenth of its CPU in malloc.)
     val openAtLastRow = udf { (id: Long) =>
       if (id == 69999) PartitionedWriteSuite.openWriters.add(ColumnarParquetWriter.openWriters())
       id

@@ -19,10 +19,10 @@ import org.apache.spark.vecruntime.ListenerShim
  * `variant` (each row a Variant object of 8 of its fields, snappy), `geo` (Spark 4.2: each row
  * a POINT and a 4-point LINESTRING, snappy) and `bucketed-sorted` (`bucketed` with
  * `sortBy("ss_ticket_number")`: Spark's sort stays, each file written from sorted input); all
- * but `flat` against Spark v1 only, and vecruntime v1 in flat writes only. Per case the median of the runs of:
- * whole write time, write alone (minus a `noop` write of the same DataFrame run next to it),
- * executor CPU time (task metrics, whole and minus the noop's), bytes and files (the heap
- * collected before each measured write and noop). Prints a Markdown table and the ratios of
+ * but `flat` against Spark v1 only, and vecruntime v1 in flat writes only. Per case the median
+ * of the runs of: whole write time, write alone (minus a `noop` write of the same DataFrame
+ * run next to it), executor CPU time (task metrics, whole and minus the noop's), bytes and
+ * files (the heap collected before each measured write and noop). Prints a Markdown table and the ratios of
  * ours to each Spark writer (vecruntime v1 to Spark v1: the same page format).
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
