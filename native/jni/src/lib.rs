@@ -9,16 +9,20 @@ pub mod errors;
 pub mod memory;
 pub mod schema_spec;
 pub mod session;
+pub mod split_spec;
 pub mod summary_codec;
 
 use errors::{argument, entry, JniError, JniResult};
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jboolean, jbyteArray, jint, jintArray, jlong, jobject, jstring};
 use jni::JNIEnv;
+use schema_spec::{row_type_code, row_types};
 use session::{Output, Session};
+use vecruntime_kernels::rebase::Rebases;
 use vecruntime_kernels::rebase::{Rebase, ZoneRebase};
-use vecruntime_kernels::split::{BucketHash, Bucketing, KeyColumn, Splitter};
-use vecruntime_kernels::unsafe_row::{Rebases, RowTransposer, SparkType};
+use vecruntime_kernels::spark_type::SparkType;
+use vecruntime_kernels::split::Splitter;
+use vecruntime_kernels::transpose::RowTransposer;
 use vecruntime_parquet::{Batch, Field, FileWriter, PhysicalType, WriterOptions, CREATED_BY};
 
 fn strings(env: &mut JNIEnv, arr: &JObjectArray, what: &str) -> JniResult<Vec<String>> {
@@ -65,29 +69,6 @@ fn pairs(keys: Vec<String>, values: Vec<String>, what: &str) -> JniResult<Vec<(S
         )));
     }
     Ok(keys.into_iter().zip(values).collect())
-}
-
-/// Row type codes (`[code, precision]` per column) as Spark types.
-fn row_types(codes: &[i32], names: &[String]) -> JniResult<Vec<SparkType>> {
-    if codes.len() != 2 * names.len() {
-        return Err(argument(format!(
-            "row layout has {} ints for {} columns (expected 2 each)",
-            codes.len(),
-            names.len()
-        )));
-    }
-    codes
-        .chunks_exact(2)
-        .zip(names)
-        .map(|(c, name)| {
-            SparkType::from_code(c[0], c[1]).ok_or_else(|| {
-                argument(format!(
-                    "column '{name}': unknown row type code {} / {}",
-                    c[0], c[1]
-                ))
-            })
-        })
-        .collect()
 }
 
 /// A row batch's bytes and its `num_rows + 1` offsets, checked against live buffers.
@@ -253,7 +234,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_rowTypes<'l>(
         for c in schema.columns() {
             let top_level_leaf = c.path.len() == 1 && c.is_flat();
             match SparkType::of_column(c).filter(|_| top_level_leaf) {
-                Some(t) => codes.extend(t.code()),
+                Some(t) => codes.extend(row_type_code(t)),
                 None => codes.extend([-1, 0]),
             }
         }
@@ -458,7 +439,7 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_splitRows<'l>(
     entry(&mut env, -1, |env| {
         let names = strings(env, &names, "key column names")?;
         let spec = ints(env, &spec)?;
-        let mut splitter = splitter(num_fields, &names, &spec, hash, buckets)?;
+        let mut splitter = split_spec::decode(num_fields, &names, &spec, hash, buckets)?;
         if groups.is_null() {
             return Err(argument("groups array is null"));
         }
@@ -488,68 +469,6 @@ fn split_batch(splitter: &mut Splitter, batch: [i64; 4], out: [i64; 3]) -> JniRe
         .iter()
         .flat_map(|g| [g.bucket, g.first as i32, g.start as i32, g.len as i32])
         .collect())
-}
-
-/// The splitter `splitRows` describes, its codes checked.
-fn splitter(
-    num_fields: jint,
-    names: &[String],
-    spec: &[i32],
-    hash: jint,
-    buckets: jint,
-) -> JniResult<Splitter> {
-    use schema_spec::{HASH_HIVE, HASH_MURMUR3, INTS_PER_KEY, KEY_BUCKET, KEY_PARTITION};
-    if spec.len() != INTS_PER_KEY * names.len() {
-        return Err(argument(format!(
-            "key spec has {} ints for {} columns ({INTS_PER_KEY} each)",
-            spec.len(),
-            names.len()
-        )));
-    }
-    let num_fields = usize::try_from(num_fields)
-        .map_err(|_| argument(format!("row field count {num_fields} is negative")))?;
-    let mut partition = Vec::new();
-    let mut bucket_columns = Vec::new();
-    for (k, name) in spec.chunks_exact(INTS_PER_KEY).zip(names) {
-        let ty = SparkType::from_code(k[2], k[3]).ok_or_else(|| {
-            argument(format!(
-                "key column '{name}': unknown row type code {} / {}",
-                k[2], k[3]
-            ))
-        })?;
-        let position = usize::try_from(k[1])
-            .map_err(|_| argument(format!("key column '{name}': negative position")))?;
-        let column = KeyColumn {
-            name: name.clone(),
-            position,
-            ty,
-            scale: k[4],
-        };
-        match k[0] {
-            KEY_PARTITION => partition.push(column),
-            KEY_BUCKET => bucket_columns.push(column),
-            other => {
-                return Err(argument(format!(
-                    "key column '{name}': unknown role code {other}"
-                )))
-            }
-        }
-    }
-    let bucketing = if bucket_columns.is_empty() {
-        None
-    } else {
-        let hash = match hash {
-            HASH_MURMUR3 => BucketHash::Murmur3,
-            HASH_HIVE => BucketHash::Hive,
-            other => return Err(argument(format!("unknown bucket hash code {other}"))),
-        };
-        Some(Bucketing {
-            columns: bucket_columns,
-            hash,
-            buckets,
-        })
-    };
-    Splitter::new(num_fields, partition, bucketing).map_err(argument)
 }
 
 /// Copies pending output into `dst` from its start; returns the count (0 when none is left).
@@ -720,39 +639,16 @@ pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_panicForTest<'l>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schema_spec::{HASH_HIVE, HASH_MURMUR3, KEY_BUCKET, KEY_PARTITION};
-
-    fn names(n: usize) -> Vec<String> {
-        (0..n).map(|i| format!("k{i}")).collect()
-    }
-
-    #[test]
-    fn split_specs_are_checked_naming_the_column() {
-        let int = SparkType::Int.code()[0];
-        let ok = |spec: &[i32], hash, buckets| {
-            splitter(3, &names(spec.len() / 5), spec, hash, buckets).map(|_| ())
-        };
-        assert!(ok(&[KEY_PARTITION, 0, int, 0, 0], HASH_MURMUR3, 0).is_ok());
-        assert!(ok(&[KEY_BUCKET, 2, int, 0, 0], HASH_HIVE, 4).is_ok());
-        let err = |spec: &[i32], hash, buckets| {
-            let e = splitter(3, &names(spec.len() / 5), spec, hash, buckets).err();
-            e.map(|e| format!("{e:?}")).unwrap_or_default()
-        };
-        assert!(err(&[KEY_PARTITION, 0, int, 0], HASH_MURMUR3, 0).contains("4 ints for 0"));
-        assert!(err(&[7, 0, int, 0, 0], HASH_MURMUR3, 0).contains("'k0': unknown role code 7"));
-        assert!(err(&[KEY_BUCKET, 0, int, 0, 0], 9, 4).contains("unknown bucket hash code 9"));
-        assert!(err(&[KEY_BUCKET, -1, int, 0, 0], HASH_MURMUR3, 4).contains("'k0': negative"));
-        assert!(err(&[KEY_BUCKET, 0, 99, 0, 0], HASH_MURMUR3, 4).contains("'k0': unknown row"));
-        assert!(err(&[KEY_BUCKET, 3, int, 0, 0], HASH_MURMUR3, 4).contains("'k0'"));
-        assert!(splitter(-1, &[], &[], HASH_MURMUR3, 0).is_err());
-    }
+    use schema_spec::ROW_INT;
+    use split_spec::KEY_PARTITION;
 
     /// A batch of two one-field rows in buffers the JVM would allocate, split into buffers of
     /// exactly its size.
     #[test]
     fn batches_are_split_into_buffers_of_their_size() {
-        let int = SparkType::Int.code()[0];
-        let mut s = splitter(1, &names(1), &[KEY_PARTITION, 0, int, 0, 0], 0, 0).unwrap();
+        let names = ["k0".to_string()];
+        let mut s =
+            split_spec::decode(1, &names, &[KEY_PARTITION, 0, ROW_INT, 0, 0], 0, 0).unwrap();
         let rows = memory::allocate(48).unwrap();
         let offsets = memory::allocate(16).unwrap();
         let out = memory::allocate(48).unwrap();

@@ -18,7 +18,8 @@
 //! Every code is named in [`CODES`], which the Java side checks against its own constants.
 
 use crate::errors::{argument, JniResult};
-use vecruntime_kernels::unsafe_row::SparkType;
+use crate::split_spec;
+use vecruntime_kernels::spark_type::SparkType;
 use vecruntime_parquet::{
     EdgeAlgorithm, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
     TimeUnit,
@@ -67,13 +68,107 @@ pub const REBASE_CORRECTED: i32 = 0;
 pub const REBASE_LEGACY: i32 = 1;
 pub const REBASE_EXCEPTION: i32 = 2;
 
-/// Key columns of `splitRows`: five ints each, role, field position, row type code, decimal
-/// precision and scale; the roles, and the bucket hashes.
-pub const INTS_PER_KEY: usize = 5;
-pub const KEY_PARTITION: i32 = 0;
-pub const KEY_BUCKET: i32 = 1;
-pub const HASH_MURMUR3: i32 = 0;
-pub const HASH_HIVE: i32 = 1;
+/// How rows are read into each column (`RowType` on the Java side): `[code, precision]` per
+/// column, the precision for the decimals.
+pub const ROW_BOOLEAN: i32 = 0;
+pub const ROW_BYTE: i32 = 1;
+pub const ROW_SHORT: i32 = 2;
+pub const ROW_INT: i32 = 3;
+pub const ROW_LONG: i32 = 4;
+pub const ROW_FLOAT: i32 = 5;
+pub const ROW_DOUBLE: i32 = 6;
+pub const ROW_DATE: i32 = 7;
+pub const ROW_TIMESTAMP_INT96: i32 = 8;
+pub const ROW_TIMESTAMP_MICROS: i32 = 9;
+pub const ROW_TIMESTAMP_MILLIS: i32 = 10;
+pub const ROW_TIMESTAMP_NTZ: i32 = 11;
+pub const ROW_DECIMAL: i32 = 12;
+pub const ROW_STRING: i32 = 13;
+pub const ROW_BINARY: i32 = 14;
+pub const ROW_LEGACY_DECIMAL: i32 = 15;
+pub const ROW_TIME: i32 = 16;
+pub const ROW_GEOMETRY: i32 = 17;
+pub const ROW_GEOGRAPHY: i32 = 18;
+
+/// A row type's code: `[code, precision]`.
+pub const fn row_type_code(t: SparkType) -> [i32; 2] {
+    let code = match t {
+        SparkType::Boolean => ROW_BOOLEAN,
+        SparkType::Byte => ROW_BYTE,
+        SparkType::Short => ROW_SHORT,
+        SparkType::Int => ROW_INT,
+        SparkType::Long => ROW_LONG,
+        SparkType::Float => ROW_FLOAT,
+        SparkType::Double => ROW_DOUBLE,
+        SparkType::Date => ROW_DATE,
+        SparkType::TimestampInt96 => ROW_TIMESTAMP_INT96,
+        SparkType::TimestampMicros => ROW_TIMESTAMP_MICROS,
+        SparkType::TimestampMillis => ROW_TIMESTAMP_MILLIS,
+        SparkType::TimestampNtz => ROW_TIMESTAMP_NTZ,
+        SparkType::Time => ROW_TIME,
+        SparkType::Decimal { precision } => return [ROW_DECIMAL, precision as i32],
+        SparkType::LegacyDecimal { precision } => return [ROW_LEGACY_DECIMAL, precision as i32],
+        SparkType::String => ROW_STRING,
+        SparkType::Binary => ROW_BINARY,
+        SparkType::Geo { geography: false } => ROW_GEOMETRY,
+        SparkType::Geo { geography: true } => ROW_GEOGRAPHY,
+    };
+    [code, 0]
+}
+
+/// The row type of a code and precision ([`row_type_code`] undone); `None` for a code or a
+/// decimal precision Spark does not write.
+pub fn row_type(code: i32, precision: i32) -> Option<SparkType> {
+    Some(match code {
+        ROW_BOOLEAN => SparkType::Boolean,
+        ROW_BYTE => SparkType::Byte,
+        ROW_SHORT => SparkType::Short,
+        ROW_INT => SparkType::Int,
+        ROW_LONG => SparkType::Long,
+        ROW_FLOAT => SparkType::Float,
+        ROW_DOUBLE => SparkType::Double,
+        ROW_DATE => SparkType::Date,
+        ROW_TIMESTAMP_INT96 => SparkType::TimestampInt96,
+        ROW_TIMESTAMP_MICROS => SparkType::TimestampMicros,
+        ROW_TIMESTAMP_MILLIS => SparkType::TimestampMillis,
+        ROW_TIMESTAMP_NTZ => SparkType::TimestampNtz,
+        ROW_TIME => SparkType::Time,
+        ROW_DECIMAL if (1..=38).contains(&precision) => SparkType::Decimal {
+            precision: precision as u32,
+        },
+        ROW_LEGACY_DECIMAL if (1..=18).contains(&precision) => SparkType::LegacyDecimal {
+            precision: precision as u32,
+        },
+        ROW_STRING => SparkType::String,
+        ROW_BINARY => SparkType::Binary,
+        ROW_GEOMETRY => SparkType::Geo { geography: false },
+        ROW_GEOGRAPHY => SparkType::Geo { geography: true },
+        _ => return None,
+    })
+}
+
+/// Row type codes (`[code, precision]` per column) as Spark types, the error naming the column.
+pub fn row_types(codes: &[i32], names: &[String]) -> JniResult<Vec<SparkType>> {
+    if codes.len() != 2 * names.len() {
+        return Err(argument(format!(
+            "row layout has {} ints for {} columns (expected 2 each)",
+            codes.len(),
+            names.len()
+        )));
+    }
+    codes
+        .chunks_exact(2)
+        .zip(names)
+        .map(|(c, name)| {
+            row_type(c[0], c[1]).ok_or_else(|| {
+                argument(format!(
+                    "column '{name}': unknown row type code {} / {}",
+                    c[0], c[1]
+                ))
+            })
+        })
+        .collect()
+}
 
 /// Every code by name, for the test that ties the Java constants to these.
 pub const CODES: &[(&str, i32)] = &[
@@ -119,40 +214,31 @@ pub const CODES: &[(&str, i32)] = &[
     ("REBASE_CORRECTED", REBASE_CORRECTED),
     ("REBASE_LEGACY", REBASE_LEGACY),
     ("REBASE_EXCEPTION", REBASE_EXCEPTION),
-    ("INTS_PER_KEY", INTS_PER_KEY as i32),
-    ("KEY_PARTITION", KEY_PARTITION),
-    ("KEY_BUCKET", KEY_BUCKET),
-    ("HASH_MURMUR3", HASH_MURMUR3),
-    ("HASH_HIVE", HASH_HIVE),
+    ("INTS_PER_KEY", split_spec::INTS_PER_KEY as i32),
+    ("KEY_PARTITION", split_spec::KEY_PARTITION),
+    ("KEY_BUCKET", split_spec::KEY_BUCKET),
+    ("HASH_MURMUR3", split_spec::HASH_MURMUR3),
+    ("HASH_HIVE", split_spec::HASH_HIVE),
     // How rows are read into each column (`RowType` on the Java side).
-    ("ROW_BOOLEAN", SparkType::Boolean.code()[0]),
-    ("ROW_BYTE", SparkType::Byte.code()[0]),
-    ("ROW_SHORT", SparkType::Short.code()[0]),
-    ("ROW_INT", SparkType::Int.code()[0]),
-    ("ROW_LONG", SparkType::Long.code()[0]),
-    ("ROW_FLOAT", SparkType::Float.code()[0]),
-    ("ROW_DOUBLE", SparkType::Double.code()[0]),
-    ("ROW_DATE", SparkType::Date.code()[0]),
-    ("ROW_TIMESTAMP_INT96", SparkType::TimestampInt96.code()[0]),
-    ("ROW_TIMESTAMP_MICROS", SparkType::TimestampMicros.code()[0]),
-    ("ROW_TIMESTAMP_MILLIS", SparkType::TimestampMillis.code()[0]),
-    ("ROW_TIMESTAMP_NTZ", SparkType::TimestampNtz.code()[0]),
-    ("ROW_TIME", SparkType::Time.code()[0]),
-    ("ROW_DECIMAL", SparkType::Decimal { precision: 1 }.code()[0]),
-    ("ROW_STRING", SparkType::String.code()[0]),
-    ("ROW_BINARY", SparkType::Binary.code()[0]),
-    (
-        "ROW_GEOMETRY",
-        SparkType::Geo { geography: false }.code()[0],
-    ),
-    (
-        "ROW_GEOGRAPHY",
-        SparkType::Geo { geography: true }.code()[0],
-    ),
-    (
-        "ROW_LEGACY_DECIMAL",
-        SparkType::LegacyDecimal { precision: 1 }.code()[0],
-    ),
+    ("ROW_BOOLEAN", ROW_BOOLEAN),
+    ("ROW_BYTE", ROW_BYTE),
+    ("ROW_SHORT", ROW_SHORT),
+    ("ROW_INT", ROW_INT),
+    ("ROW_LONG", ROW_LONG),
+    ("ROW_FLOAT", ROW_FLOAT),
+    ("ROW_DOUBLE", ROW_DOUBLE),
+    ("ROW_DATE", ROW_DATE),
+    ("ROW_TIMESTAMP_INT96", ROW_TIMESTAMP_INT96),
+    ("ROW_TIMESTAMP_MICROS", ROW_TIMESTAMP_MICROS),
+    ("ROW_TIMESTAMP_MILLIS", ROW_TIMESTAMP_MILLIS),
+    ("ROW_TIMESTAMP_NTZ", ROW_TIMESTAMP_NTZ),
+    ("ROW_TIME", ROW_TIME),
+    ("ROW_DECIMAL", ROW_DECIMAL),
+    ("ROW_STRING", ROW_STRING),
+    ("ROW_BINARY", ROW_BINARY),
+    ("ROW_GEOMETRY", ROW_GEOMETRY),
+    ("ROW_GEOGRAPHY", ROW_GEOGRAPHY),
+    ("ROW_LEGACY_DECIMAL", ROW_LEGACY_DECIMAL),
 ];
 
 pub fn decode(root: String, mut names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {
@@ -455,5 +541,51 @@ mod tests {
         spec[0] = VERSION;
         let e = decode("r".into(), names, &spec).unwrap_err();
         assert!(format!("{e:?}").contains("ends inside group 'a'"), "{e:?}");
+    }
+
+    /// Every row type's code decodes to it again; the Java side's `RowType` constants are tied
+    /// to these by `CODES`.
+    #[test]
+    fn row_type_codes_go_to_the_jvm_and_back_unchanged() {
+        let mut types = vec![
+            SparkType::Boolean,
+            SparkType::Byte,
+            SparkType::Short,
+            SparkType::Int,
+            SparkType::Long,
+            SparkType::Float,
+            SparkType::Double,
+            SparkType::Date,
+            SparkType::TimestampInt96,
+            SparkType::TimestampMicros,
+            SparkType::TimestampMillis,
+            SparkType::TimestampNtz,
+            SparkType::Time,
+            SparkType::String,
+            SparkType::Binary,
+            SparkType::Geo { geography: false },
+            SparkType::Geo { geography: true },
+        ];
+        types.extend((1..=38).map(|precision| SparkType::Decimal { precision }));
+        types.extend((1..=18).map(|precision| SparkType::LegacyDecimal { precision }));
+        let mut codes = std::collections::HashSet::new();
+        for t in types {
+            let [code, precision] = row_type_code(t);
+            assert_eq!(row_type(code, precision), Some(t), "{t:?}");
+            codes.insert(code);
+        }
+        assert_eq!(codes.len(), 19);
+    }
+
+    #[test]
+    fn type_codes_outside_sparks_are_refused() {
+        assert_eq!(row_type(16, 0), Some(SparkType::Time));
+        for (code, precision) in [(12, 0), (12, 39), (15, 0), (15, 19), (19, 0), (-1, 0)] {
+            assert_eq!(row_type(code, precision), None, "{code} {precision}");
+        }
+        assert_eq!(
+            row_type(15, 18),
+            Some(SparkType::LegacyDecimal { precision: 18 })
+        );
     }
 }

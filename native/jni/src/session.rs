@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
-use vecruntime_kernels::unsafe_row::RowTransposer;
+use vecruntime_kernels::transpose::RowTransposer;
 use vecruntime_parquet::{buffers, FileWriter, Sink};
 
 /// Bytes the writer has produced that the JVM has not taken yet: finished row groups, then

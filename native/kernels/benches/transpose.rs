@@ -11,7 +11,8 @@
 //!     cargo bench -p vecruntime-kernels --bench transpose
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use vecruntime_kernels::unsafe_row::{RowTransposer, SparkType};
+use vecruntime_kernels::spark_type::SparkType;
+use vecruntime_kernels::transpose::RowTransposer;
 use vecruntime_parquet::{
     Codec, Field, FileWriter, Group, LogicalType, PhysicalType, Repetition, Schema, WriterOptions,
 };

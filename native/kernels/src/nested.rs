@@ -15,10 +15,14 @@
 //! Every offset, size and count is checked against the bytes of its container: a malformed value
 //! is an error naming the leaf column and the row, never a read out of bounds.
 
-use crate::unsafe_row::{int96_from_micros, Rebases, SparkType};
+use crate::int96::int96_from_micros;
+use crate::rebase::Rebases;
+use crate::row_layout::{bitset_bytes, fixed_bytes, row_error, var_span};
+use crate::spark_type::{legacy_decimal, match_number, widen_decimal, SparkType};
+use crate::values::Values;
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
-use vecruntime_parquet::{ColumnData, ColumnView, Error, Field, GroupType, Node, Repetition};
+use vecruntime_parquet::{ColumnView, Field, GroupType, Node, Repetition};
 
 /// How one Spark value maps onto Parquet: the tree of a top-level field.
 #[derive(Debug)]
@@ -177,13 +181,7 @@ impl Shape {
     /// than holding the value.
     fn is_var(&self) -> bool {
         match self {
-            Shape::Leaf { ty, .. } => matches!(
-                ty,
-                SparkType::String
-                    | SparkType::Binary
-                    | SparkType::Geo { .. }
-                    | SparkType::Decimal { precision: 19.. }
-            ),
+            Shape::Leaf { ty, .. } => ty.is_var(),
             _ => true,
         }
     }
@@ -191,13 +189,18 @@ impl Shape {
     /// Bytes an element of this shape takes in an array's fixed region.
     fn element_size(&self) -> usize {
         match self {
-            Shape::Leaf { ty, .. } => match ty {
-                SparkType::Boolean | SparkType::Byte => 1,
-                SparkType::Short => 2,
-                SparkType::Int | SparkType::Date | SparkType::Float => 4,
-                _ => 8,
-            },
+            Shape::Leaf { ty, .. } => ty.value_width(),
             _ => 8,
+        }
+    }
+
+    /// The row type of leaf `leaf` of the shape.
+    pub(crate) fn leaf_type(&self, leaf: usize) -> Option<SparkType> {
+        match self {
+            Shape::Leaf { leaf: l, ty, .. } => (*l == leaf).then_some(*ty),
+            Shape::Struct { fields, .. } => fields.iter().find_map(|f| f.leaf_type(leaf)),
+            Shape::List { element, .. } => element.leaf_type(leaf),
+            Shape::Map { key, value, .. } => key.leaf_type(leaf).or_else(|| value.leaf_type(leaf)),
         }
     }
 }
@@ -213,14 +216,9 @@ pub(crate) struct LeafBuf {
     pub ty: SparkType,
     pub def: Vec<i16>,
     pub rep: Vec<i16>,
-    bits: Vec<u8>,
+    /// Booleans so far (their bitmap is `values.bytes`).
     num_bits: usize,
-    bytes: Vec<u8>,
-    i32s: Vec<i32>,
-    i64s: Vec<i64>,
-    f32s: Vec<f32>,
-    f64s: Vec<f64>,
-    offsets: Vec<i32>,
+    values: Values,
 }
 
 impl LeafBuf {
@@ -230,83 +228,30 @@ impl LeafBuf {
             ty,
             def: Vec::new(),
             rep: Vec::new(),
-            bits: Vec::new(),
             num_bits: 0,
-            bytes: Vec::new(),
-            i32s: Vec::new(),
-            i64s: Vec::new(),
-            f32s: Vec::new(),
-            f64s: Vec::new(),
-            offsets: Vec::new(),
+            values: Values::default(),
         }
     }
 
     /// Rebases the leaf's datetime values (its values are the defined entries only).
     pub(crate) fn rebase(&mut self, rebases: &Rebases) -> Result<()> {
-        let (ty, name) = (self.ty, &self.name);
-        rebases.column(
-            ty,
-            name,
-            &mut self.i32s,
-            &mut self.i64s,
-            &mut self.bytes,
-            None,
-        )
+        rebases.column(self.ty, &self.name, &mut self.values, None)
     }
 
     pub(crate) fn clear(&mut self) {
         self.def.clear();
         self.rep.clear();
-        self.bits.clear();
         self.num_bits = 0;
-        self.bytes.clear();
-        self.i32s.clear();
-        self.i64s.clear();
-        self.f32s.clear();
-        self.f64s.clear();
-        self.offsets.clear();
-        self.offsets.push(0);
+        self.values.clear();
+        self.values.offsets.push(0);
     }
 
     pub(crate) fn capacity_bytes(&self) -> usize {
-        2 * (self.def.capacity() + self.rep.capacity())
-            + self.bits.capacity()
-            + self.bytes.capacity()
-            + 4 * (self.i32s.capacity() + self.f32s.capacity() + self.offsets.capacity())
-            + 8 * (self.i64s.capacity() + self.f64s.capacity())
+        2 * (self.def.capacity() + self.rep.capacity()) + self.values.capacity_bytes()
     }
 
     pub(crate) fn view(&self) -> ColumnView<'_> {
-        let data = match self.ty {
-            SparkType::Boolean => ColumnData::Boolean(&self.bits),
-            SparkType::Byte | SparkType::Short | SparkType::Int | SparkType::Date => {
-                ColumnData::Int32(&self.i32s)
-            }
-            SparkType::Decimal { precision } if precision <= 9 => ColumnData::Int32(&self.i32s),
-            SparkType::Long
-            | SparkType::TimestampMicros
-            | SparkType::TimestampMillis
-            | SparkType::TimestampNtz
-            | SparkType::Time => ColumnData::Int64(&self.i64s),
-            SparkType::Decimal { precision } if precision <= 18 => ColumnData::Int64(&self.i64s),
-            SparkType::Decimal { precision } | SparkType::LegacyDecimal { precision } => {
-                ColumnData::FixedBinary {
-                    width: decimal_min_bytes(precision),
-                    data: &self.bytes,
-                }
-            }
-            SparkType::TimestampInt96 => ColumnData::FixedBinary {
-                width: 12,
-                data: &self.bytes,
-            },
-            SparkType::Float => ColumnData::Float(&self.f32s),
-            SparkType::Double => ColumnData::Double(&self.f64s),
-            SparkType::String | SparkType::Binary | SparkType::Geo { .. } => ColumnData::Binary {
-                offsets: &self.offsets,
-                data: &self.bytes,
-            },
-        };
-        ColumnView::new(data).with_levels(&self.def, &self.rep)
+        ColumnView::new(self.values.data(self.ty)).with_levels(&self.def, &self.rep)
     }
 
     /// [`Self::fill`] for a numeric leaf read straight from the slots of its structs (`entries`
@@ -318,12 +263,14 @@ impl LeafBuf {
         // to those defined), not pushed: a push reloads the vector's length after each store.
         // A null field's slot is read and written over by the next value, without a branch.
         macro_rules! each {
-            ($values:ident, $value:expr) => {{
+            ($values:ident, $width:expr, $value:expr) => {{
                 self.rep.extend(entries.iter().map(|e| e.rep));
-                let (d0, v0) = (self.def.len(), self.$values.len());
+                let (d0, v0) = (self.def.len(), self.values.$values.len());
                 self.def.resize(d0 + entries.len(), 0);
-                self.$values.resize(v0 + entries.len(), Default::default());
-                let vals = &mut self.$values[v0..];
+                self.values
+                    .$values
+                    .resize(v0 + entries.len(), Default::default());
+                let vals = &mut self.values.$values[v0..];
                 let mut k = 0;
                 for (e, d) in entries.iter().zip(&mut self.def[d0..]) {
                     if e.at == ABSENT {
@@ -338,25 +285,11 @@ impl LeafBuf {
                     k += !null as usize;
                     *d = if null { s.null_def } else { s.def };
                 }
-                self.$values.truncate(v0 + k);
+                self.values.$values.truncate(v0 + k);
+                true
             }};
         }
-        match self.ty {
-            SparkType::Byte => each!(i32s, |w: u64| w as u8 as i8 as i32),
-            SparkType::Short => each!(i32s, |w: u64| w as u16 as i16 as i32),
-            SparkType::Int | SparkType::Date => each!(i32s, |w: u64| w as u32 as i32),
-            SparkType::Decimal { precision } if precision <= 9 => {
-                each!(i32s, |w: u64| w as i64 as i32)
-            }
-            SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => {
-                each!(i64s, |w: u64| w as i64)
-            }
-            SparkType::Decimal { precision } if precision <= 18 => each!(i64s, |w: u64| w as i64),
-            SparkType::Float => each!(f32s, |w: u64| f32::from_bits(w as u32)),
-            SparkType::Double => each!(f64s, f64::from_bits),
-            _ => return false,
-        }
-        true
+        match_number!(self.ty, each, false)
     }
 
     /// Appends the levels and values of `entries`, the leaf's occurrences in the batch; a
@@ -372,93 +305,62 @@ impl LeafBuf {
         // One loop per type: the type is matched once a call, not once a value.
         let present = entries.iter().filter(|e| e.at != ABSENT);
         let at = |e: &Entry| e.at as usize;
-        match self.ty {
-            SparkType::Boolean => {
-                for e in present {
-                    if self.num_bits.is_multiple_of(8) {
-                        self.bits.push(0);
-                    }
-                    let last = self.bits.len() - 1;
-                    self.bits[last] |= ((batch[at(e)] != 0) as u8) << (self.num_bits % 8);
-                    self.num_bits += 1;
-                }
-            }
-            SparkType::Byte => self.i32s.extend(present.map(|e| batch[at(e)] as i8 as i32)),
-            SparkType::Short => self
-                .i32s
-                .extend(present.map(|e| i16::from_le_bytes(le(batch, e)) as i32)),
-            SparkType::Int | SparkType::Date => self
-                .i32s
-                .extend(present.map(|e| i32::from_le_bytes(le(batch, e)))),
-            SparkType::Decimal { precision } if precision <= 9 => self
-                .i32s
-                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)) as i32)),
-            SparkType::Long | SparkType::TimestampMicros | SparkType::TimestampNtz => self
-                .i64s
-                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)))),
-            SparkType::Decimal { precision } if precision <= 18 => self
-                .i64s
-                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)))),
-            SparkType::TimestampMillis | SparkType::Time => self
-                .i64s
-                .extend(present.map(|e| i64::from_le_bytes(le(batch, e)).div_euclid(1000))),
-            SparkType::Float => self
-                .f32s
-                .extend(present.map(|e| f32::from_le_bytes(le(batch, e)))),
-            SparkType::Double => self
-                .f64s
-                .extend(present.map(|e| f64::from_le_bytes(le(batch, e)))),
-            SparkType::LegacyDecimal { precision } => {
-                let width = decimal_min_bytes(precision);
-                for e in present {
-                    let be = i64::from_le_bytes(le(batch, e)).to_be_bytes();
-                    self.bytes.extend_from_slice(&be[8 - width..]);
-                }
-            }
-            SparkType::TimestampInt96 => {
-                for e in present {
-                    let micros = i64::from_le_bytes(le(batch, e));
-                    self.bytes.extend_from_slice(&int96_from_micros(micros));
-                }
-            }
-            SparkType::Decimal { precision } => {
-                let width = decimal_min_bytes(precision);
-                for e in present {
-                    let b = &batch[at(e)..at(e) + e.len as usize];
-                    if b.is_empty() || b.len() > width {
-                        return Err(row_error(
-                            &self.name,
-                            e.row as usize,
-                            format!(
-                                "decimal of {} bytes does not fit DECIMAL({precision}) in {width}",
-                                b.len()
-                            ),
-                        ));
-                    }
-                    let sign = if b[0] & 0x80 != 0 { 0xff } else { 0 };
-                    self.bytes
-                        .extend(std::iter::repeat_n(sign, width - b.len()));
-                    self.bytes.extend_from_slice(b);
-                }
-            }
-            SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
-                for e in present {
-                    let value = &batch[at(e)..at(e) + e.len as usize];
-                    match self.ty {
-                        SparkType::Geo { geography } => {
-                            crate::wkb::append_spark_wkb(&mut self.bytes, value, geography)
-                                .map_err(|m| row_error(&self.name, e.row as usize, m))?
-                        }
-                        _ => self.bytes.extend_from_slice(value),
-                    }
-                    let end = i32::try_from(self.bytes.len()).map_err(|_| Error::TooLarge {
-                        column: self.name.clone(),
-                        message: "more than 2 GiB of values in one batch".into(),
-                    })?;
-                    self.offsets.push(end);
-                }
-            }
+        let v = &mut self.values;
+        macro_rules! each {
+            ($values:ident, $width:expr, $value:expr) => {
+                v.$values
+                    .extend(present.map(|e| $value(le::<$width>(batch, e))))
+            };
         }
+        match_number!(self.ty, each, {
+            match self.ty {
+                SparkType::Boolean => {
+                    for e in present {
+                        if self.num_bits.is_multiple_of(8) {
+                            v.bytes.push(0);
+                        }
+                        let last = v.bytes.len() - 1;
+                        v.bytes[last] |= ((batch[at(e)] != 0) as u8) << (self.num_bits % 8);
+                        self.num_bits += 1;
+                    }
+                }
+                SparkType::LegacyDecimal { precision } => {
+                    let width = decimal_min_bytes(precision);
+                    for e in present {
+                        let end = v.bytes.len() + width;
+                        v.bytes.resize(end, 0);
+                        legacy_decimal(&mut v.bytes[end - width..], le::<8>(batch, e) as i64);
+                    }
+                }
+                SparkType::TimestampInt96 => {
+                    for e in present {
+                        let micros = le::<8>(batch, e) as i64;
+                        v.bytes.extend_from_slice(&int96_from_micros(micros));
+                    }
+                }
+                SparkType::Decimal { precision } => {
+                    let width = decimal_min_bytes(precision);
+                    for e in present {
+                        let b = &batch[at(e)..at(e) + e.len as usize];
+                        let end = v.bytes.len() + width;
+                        v.bytes.resize(end, 0);
+                        widen_decimal(&mut v.bytes[end - width..], b, precision)
+                            .map_err(|m| row_error(&self.name, e.row as usize, m))?;
+                    }
+                }
+                SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {
+                    for e in present {
+                        let value = &batch[at(e)..at(e) + e.len as usize];
+                        v.append_var(self.ty, value)
+                            .map_err(|m| row_error(&self.name, e.row as usize, m))?;
+                        let end = v.end_offset(&self.name)?;
+                        v.offsets.push(end);
+                    }
+                }
+                // Numbers: filled above.
+                _ => {}
+            }
+        });
         Ok(())
     }
 }
@@ -473,12 +375,14 @@ struct StructSlots {
     def: i16,
 }
 
-/// The first `N` bytes of an entry's slot (little-endian values; every slot holds at least
-/// its leaf type's width, as [`Shape::element_size`] sizes array slots).
+/// The first `N` bytes of an entry's slot as a little-endian word, zero-extended (every slot
+/// holds at least its leaf type's width, as [`Shape::element_size`] sizes array slots).
 #[inline(always)]
-fn le<const N: usize>(batch: &[u8], e: &Entry) -> [u8; N] {
+fn le<const N: usize>(batch: &[u8], e: &Entry) -> u64 {
     let at = e.at as usize;
-    batch[at..at + N].try_into().expect("N bytes")
+    let mut w = [0u8; 8];
+    w[..N].copy_from_slice(&batch[at..at + N]);
+    u64::from_le_bytes(w)
 }
 
 /// `Entry::at` of an absent value. Batches hold less than 2 GiB (their offsets are i32), so no
@@ -533,14 +437,14 @@ impl<'a> Container<'a> {
         column: &str,
         r: usize,
     ) -> Result<Self> {
-        let slots_at = n.div_ceil(64) * 8;
-        if slots_at + 8 * n > len {
+        let slots_at = bitset_bytes(n);
+        if fixed_bytes(n) > len {
             return Err(row_error(
                 column,
                 r,
                 format!(
                     "struct of {len} bytes, its {n} fields need at least {}",
-                    slots_at + 8 * n
+                    fixed_bytes(n)
                 ),
             ));
         }
@@ -573,7 +477,7 @@ impl<'a> Container<'a> {
             Ok(n) if n <= len * 8 => n,
             _ => return bad(format!("array element count {count} is not valid")),
         };
-        let slots_at = 8 + n.div_ceil(64) * 8;
+        let slots_at = 8 + bitset_bytes(n);
         if slots_at + n * element_size > len {
             return bad(format!(
                 "array of {n} elements needs {} bytes, has {len}",
@@ -652,19 +556,9 @@ fn slot_entry(
 ) -> Result<Entry> {
     let (at, len) = if var {
         let word = u64::from_le_bytes(batch[slot..slot + 8].try_into().unwrap());
-        let (offset, size) = ((word >> 32) as usize, (word & 0xffff_ffff) as usize);
-        match offset.checked_add(size) {
-            Some(end) if end <= c.len as usize => (c.at as usize + offset, size),
-            _ => {
-                return Err(row_error(
-                    column,
-                    c.row as usize,
-                    format!(
-                    "value of {size} bytes at offset {offset} runs past its container's {} bytes",
-                    c.len
-                ),
-                ))
-            }
+        match var_span(word, c.len as usize, "its container's") {
+            Ok((offset, size)) => (c.at as usize + offset, size),
+            Err(m) => return Err(row_error(column, c.row as usize, m)),
         }
     } else {
         (slot, stride)
@@ -724,298 +618,242 @@ pub(crate) fn shred_rows(
             entries.push(row.entry(field, shape, 0, 0, name, r as u32)?);
         }
     }
-    shred(shape, &entries, batch, leaves, scratch)?;
-    scratch.give(entries);
+    let mut s = Shredder {
+        batch,
+        leaves,
+        scratch,
+    };
+    s.shred(shape, &entries)?;
+    s.scratch.give(entries);
     Ok(())
 }
 
-/// Shreds `entries`, every occurrence of a node of `shape` in the batch in record order, into
-/// the levels and values of its leaves: a node at a time, so that each leaf's values are read
-/// in one loop of their type.
-fn shred(
-    shape: &Shape,
-    entries: &[Entry],
-    batch: &[u8],
-    leaves: &mut [LeafBuf],
-    scratch: &mut Scratch,
-) -> Result<()> {
-    match shape {
-        Shape::Leaf { leaf, def, .. } => leaves[*leaf].fill(*def, entries, batch),
-        Shape::Struct { def, fields, .. } => {
-            // Each struct's fixed part is checked once; its fields are then read freely.
-            let n = fields.len();
-            let slots_at = n.div_ceil(64) * 8;
-            {
-                let column = &leaves[shape.first_leaf()].name;
-                for e in entries.iter().filter(|e| e.at != ABSENT) {
-                    Container::row(
-                        batch,
-                        e.at as usize,
-                        e.len as usize,
-                        n,
-                        column,
-                        e.row as usize,
-                    )?;
-                }
-            }
-            let mut children = scratch.take();
-            for (f, field) in fields.iter().enumerate() {
-                if let Shape::Leaf {
-                    leaf,
-                    def: leaf_def,
-                    ..
-                } = field
-                {
-                    let slots = StructSlots {
-                        field: f,
-                        slots_at,
-                        null_def: *def,
-                        def: *leaf_def,
-                    };
-                    if leaves[*leaf].fill_struct_field(entries, batch, slots) {
-                        continue;
-                    }
-                }
-                children.clear();
-                let column = &leaves[field.first_leaf()].name;
-                let var = field.is_var();
-                for e in entries {
-                    children.push(if e.at == ABSENT {
-                        *e
-                    } else if batch[e.at as usize + f / 8] >> (f % 8) & 1 == 1 {
-                        Entry::absent(e.rep, *def, e.row)
-                    } else {
-                        let slot = e.at as usize + slots_at + 8 * f;
-                        slot_entry(batch, slot, 8, var, e, column)?
-                    });
-                }
-                shred(field, &children, batch, leaves, scratch)?;
-            }
-            scratch.give(children);
-            Ok(())
-        }
-        Shape::List {
-            def,
-            rep: element_rep,
-            element_parent_def,
-            element,
-            ..
-        } => {
-            let mut children = scratch.take();
-            {
-                let column = &leaves[shape.first_leaf()].name;
-                let size = element.element_size();
-                let var = element.is_var();
-                for e in entries {
-                    if e.at == ABSENT {
-                        children.push(*e);
-                        continue;
-                    }
-                    let (at, len, r) = (e.at as usize, e.len as usize, e.row);
-                    let a = Container::array(batch, at, len, size, column, r as usize)?;
-                    if a.n == 0 {
-                        children.push(Entry::absent(e.rep, *def, r));
-                    }
-                    for i in 0..a.n {
-                        let rep = if i == 0 { e.rep } else { *element_rep };
-                        if a.is_null(i) {
-                            if *element_parent_def == *def {
-                                return Err(row_error(
-                                    column,
-                                    r as usize,
-                                    "a null element in a list whose elements are required".into(),
-                                ));
-                            }
-                            children.push(Entry::absent(rep, *element_parent_def, r));
-                        } else if var {
-                            children.push(a.present(i, element, rep, column, r)?);
-                        } else {
-                            // A fixed-width element: its slot, in the array checked above.
-                            children.push(Entry {
-                                rep,
-                                def: 0,
-                                row: r,
-                                at: (at + a.slots_at + i * size) as u32,
-                                len: size as u32,
-                            });
-                        }
-                    }
-                }
-            }
-            let done = shred(element, &children, batch, leaves, scratch);
-            scratch.give(children);
-            done
-        }
-        Shape::Map {
-            def,
-            rep: entry_rep,
-            key,
-            value,
-            ..
-        } => {
-            let (mut keys, mut values) = (scratch.take(), scratch.take());
-            {
-                let column = &leaves[shape.first_leaf()].name;
-                // Entries are defined one level below the map (the repeated key_value group).
-                let entry_def = def + 1;
-                for e in entries {
-                    if e.at == ABSENT {
-                        keys.push(*e);
-                        values.push(*e);
-                        continue;
-                    }
-                    let (at, len, r) = (e.at as usize, e.len as usize, e.row);
-                    let bad = |m: String| row_error(column, r as usize, m);
-                    if len < 8 {
-                        return Err(bad("map lacks its key array size".into()));
-                    }
-                    let key_size = i64::from_le_bytes(batch[at..at + 8].try_into().unwrap());
-                    let key_len = usize::try_from(key_size)
-                        .ok()
-                        .filter(|&k| k <= len - 8)
-                        .ok_or_else(|| {
-                            bad(format!("map key array size {key_size} is not valid"))
-                        })?;
-                    let ks = Container::array(
-                        batch,
-                        at + 8,
-                        key_len,
-                        key.element_size(),
-                        column,
-                        r as usize,
-                    )?;
-                    let vs = Container::array(
-                        batch,
-                        at + 8 + key_len,
-                        len - 8 - key_len,
-                        value.element_size(),
-                        column,
-                        r as usize,
-                    )?;
-                    if ks.n != vs.n {
-                        return Err(bad(format!("map of {} keys and {} values", ks.n, vs.n)));
-                    }
-                    if ks.n == 0 {
-                        keys.push(Entry::absent(e.rep, *def, r));
-                        values.push(Entry::absent(e.rep, *def, r));
-                    }
-                    for i in 0..ks.n {
-                        let rep = if i == 0 { e.rep } else { *entry_rep };
-                        if ks.is_null(i) {
-                            return Err(bad("a null map key".into()));
-                        }
-                        keys.push(ks.present(i, key, rep, column, r)?);
-                        values.push(vs.entry(i, value, rep, entry_def, column, r)?);
-                    }
-                }
-            }
-            let done = shred(key, &keys, batch, leaves, scratch)
-                .and_then(|()| shred(value, &values, batch, leaves, scratch));
-            scratch.give(keys);
-            scratch.give(values);
-            done
-        }
-    }
+/// Shreds a node's occurrences into its leaves (see [`Shredder::shred`]).
+struct Shredder<'a> {
+    batch: &'a [u8],
+    leaves: &'a mut [LeafBuf],
+    scratch: &'a mut Scratch,
 }
 
-#[cold]
-#[inline(never)]
-fn row_error(column: &str, row: usize, message: String) -> Error {
-    Error::InvalidInput {
-        column: column.to_string(),
-        message: format!("UnsafeRow {row} of the batch: {message}"),
+impl Shredder<'_> {
+    /// Shreds `entries`, every occurrence of a node of `shape` in the batch in record order,
+    /// into the levels and values of its leaves: a node at a time, so that each leaf's values
+    /// are read in one loop of their type.
+    fn shred(&mut self, shape: &Shape, entries: &[Entry]) -> Result<()> {
+        match shape {
+            Shape::Leaf { leaf, def, .. } => self.leaves[*leaf].fill(*def, entries, self.batch),
+            Shape::Struct { def, fields, .. } => self.shred_struct(shape, *def, fields, entries),
+            Shape::List {
+                def,
+                rep,
+                element_parent_def,
+                element,
+                ..
+            } => self.shred_list(shape, [*def, *rep, *element_parent_def], element, entries),
+            Shape::Map {
+                def,
+                rep,
+                key,
+                value,
+                ..
+            } => self.shred_map(shape, [*def, *rep], key, value, entries),
+        }
+    }
+
+    /// A struct's fields: a numeric leaf read straight from the structs' slots, any other
+    /// field through the entries of its values.
+    fn shred_struct(
+        &mut self,
+        shape: &Shape,
+        def: i16,
+        fields: &[Shape],
+        entries: &[Entry],
+    ) -> Result<()> {
+        let def = &def;
+        // Each struct's fixed part is checked once; its fields are then read freely.
+        let n = fields.len();
+        let slots_at = bitset_bytes(n);
+        {
+            let column = &self.leaves[shape.first_leaf()].name;
+            for e in entries.iter().filter(|e| e.at != ABSENT) {
+                Container::row(
+                    self.batch,
+                    e.at as usize,
+                    e.len as usize,
+                    n,
+                    column,
+                    e.row as usize,
+                )?;
+            }
+        }
+        let mut children = self.scratch.take();
+        for (f, field) in fields.iter().enumerate() {
+            if let Shape::Leaf {
+                leaf,
+                def: leaf_def,
+                ..
+            } = field
+            {
+                let slots = StructSlots {
+                    field: f,
+                    slots_at,
+                    null_def: *def,
+                    def: *leaf_def,
+                };
+                if self.leaves[*leaf].fill_struct_field(entries, self.batch, slots) {
+                    continue;
+                }
+            }
+            children.clear();
+            let column = &self.leaves[field.first_leaf()].name;
+            let var = field.is_var();
+            for e in entries {
+                children.push(if e.at == ABSENT {
+                    *e
+                } else if self.batch[e.at as usize + f / 8] >> (f % 8) & 1 == 1 {
+                    Entry::absent(e.rep, *def, e.row)
+                } else {
+                    let slot = e.at as usize + slots_at + 8 * f;
+                    slot_entry(self.batch, slot, 8, var, e, column)?
+                });
+            }
+            self.shred(field, &children)?;
+        }
+        self.scratch.give(children);
+        Ok(())
+    }
+
+    /// A list's elements: `levels` are the list's definition level, its elements' repetition
+    /// level and the level its elements are shredded under.
+    fn shred_list(
+        &mut self,
+        shape: &Shape,
+        levels: [i16; 3],
+        element: &Shape,
+        entries: &[Entry],
+    ) -> Result<()> {
+        let [def, element_rep, element_parent_def] = levels;
+        let (def, element_rep, element_parent_def) = (&def, &element_rep, &element_parent_def);
+        let mut children = self.scratch.take();
+        {
+            let column = &self.leaves[shape.first_leaf()].name;
+            let size = element.element_size();
+            let var = element.is_var();
+            for e in entries {
+                if e.at == ABSENT {
+                    children.push(*e);
+                    continue;
+                }
+                let (at, len, r) = (e.at as usize, e.len as usize, e.row);
+                let a = Container::array(self.batch, at, len, size, column, r as usize)?;
+                if a.n == 0 {
+                    children.push(Entry::absent(e.rep, *def, r));
+                }
+                for i in 0..a.n {
+                    let rep = if i == 0 { e.rep } else { *element_rep };
+                    if a.is_null(i) {
+                        if *element_parent_def == *def {
+                            return Err(row_error(
+                                column,
+                                r as usize,
+                                "a null element in a list whose elements are required".into(),
+                            ));
+                        }
+                        children.push(Entry::absent(rep, *element_parent_def, r));
+                    } else if var {
+                        children.push(a.present(i, element, rep, column, r)?);
+                    } else {
+                        // A fixed-width element: its slot, in the array checked above.
+                        children.push(Entry {
+                            rep,
+                            def: 0,
+                            row: r,
+                            at: (at + a.slots_at + i * size) as u32,
+                            len: size as u32,
+                        });
+                    }
+                }
+            }
+        }
+        let done = self.shred(element, &children);
+        self.scratch.give(children);
+        done
+    }
+
+    /// A map's keys and values: `levels` are the map's definition level and its entries'
+    /// repetition level.
+    fn shred_map(
+        &mut self,
+        shape: &Shape,
+        levels: [i16; 2],
+        key: &Shape,
+        value: &Shape,
+        entries: &[Entry],
+    ) -> Result<()> {
+        let [def, entry_rep] = levels;
+        let (def, entry_rep) = (&def, &entry_rep);
+        let (mut keys, mut values) = (self.scratch.take(), self.scratch.take());
+        {
+            let column = &self.leaves[shape.first_leaf()].name;
+            // Entries are defined one level below the map (the repeated key_value group).
+            let entry_def = def + 1;
+            for e in entries {
+                if e.at == ABSENT {
+                    keys.push(*e);
+                    values.push(*e);
+                    continue;
+                }
+                let (at, len, r) = (e.at as usize, e.len as usize, e.row);
+                let bad = |m: String| row_error(column, r as usize, m);
+                if len < 8 {
+                    return Err(bad("map lacks its key array size".into()));
+                }
+                let key_size = i64::from_le_bytes(self.batch[at..at + 8].try_into().unwrap());
+                let key_len = usize::try_from(key_size)
+                    .ok()
+                    .filter(|&k| k <= len - 8)
+                    .ok_or_else(|| bad(format!("map key array size {key_size} is not valid")))?;
+                let ks = Container::array(
+                    self.batch,
+                    at + 8,
+                    key_len,
+                    key.element_size(),
+                    column,
+                    r as usize,
+                )?;
+                let vs = Container::array(
+                    self.batch,
+                    at + 8 + key_len,
+                    len - 8 - key_len,
+                    value.element_size(),
+                    column,
+                    r as usize,
+                )?;
+                if ks.n != vs.n {
+                    return Err(bad(format!("map of {} keys and {} values", ks.n, vs.n)));
+                }
+                if ks.n == 0 {
+                    keys.push(Entry::absent(e.rep, *def, r));
+                    values.push(Entry::absent(e.rep, *def, r));
+                }
+                for i in 0..ks.n {
+                    let rep = if i == 0 { e.rep } else { *entry_rep };
+                    if ks.is_null(i) {
+                        return Err(bad("a null map key".into()));
+                    }
+                    keys.push(ks.present(i, key, rep, column, r)?);
+                    values.push(vs.entry(i, value, rep, entry_def, column, r)?);
+                }
+            }
+        }
+        let done = self
+            .shred(key, &keys)
+            .and_then(|()| self.shred(value, &values));
+        self.scratch.give(keys);
+        self.scratch.give(values);
+        done
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use vecruntime_parquet::{Group, PhysicalType};
-
-    fn int(name: &str, repetition: Repetition) -> Node {
-        Field::new(name, PhysicalType::Int32, false)
-            .with_repetition(repetition)
-            .into()
-    }
-
-    fn list(repeated: Node) -> Node {
-        Group::new("a", Repetition::Optional, vec![repeated])
-            .with_annotation(GroupType::List)
-            .into()
-    }
-
-    fn group(name: &str, repetition: Repetition, children: Vec<Node>) -> Node {
-        Group::new(name, repetition, children).into()
-    }
-
-    /// Spark's layouts are shredded; other writers' list and map layouts are not (the JVM
-    /// sends only Spark's, so anything else is a bug to refuse, not to guess at).
-    #[test]
-    fn only_sparks_layouts_have_a_shape() {
-        use Repetition::*;
-        let shape = |n: &Node| Shape::of(n, &mut 0);
-        let elem = || int("element", Optional);
-        assert!(shape(&list(group("list", Repeated, vec![elem()]))).is_some());
-        assert!(shape(&list(group("bag", Repeated, vec![int("array", Optional)]))).is_some());
-        assert!(shape(&list(int("array", Repeated))).is_some());
-        // parquet-java's and Arrow's other names and forms.
-        assert!(shape(&list(group("item", Repeated, vec![elem()]))).is_none());
-        assert!(shape(&list(int("item", Repeated))).is_none());
-        assert!(shape(&list(group("list", Repeated, vec![elem(), elem()]))).is_none());
-        assert!(shape(&list(group("list", Optional, vec![elem()]))).is_none());
-        let annotated = Group::new("list", Repeated, vec![elem()]).with_annotation(GroupType::List);
-        assert!(shape(&list(annotated.into())).is_none());
-        assert!(shape(&group("a", Optional, vec![])).is_some());
-        let map = |kv: Node| -> Node {
-            Group::new("m", Optional, vec![kv])
-                .with_annotation(GroupType::Map)
-                .into()
-        };
-        let (key, value) = (|| int("key", Required), || int("value", Optional));
-        assert!(shape(&map(group("key_value", Repeated, vec![key(), value()]))).is_some());
-        assert!(shape(&map(group("key_value", Optional, vec![key(), value()]))).is_none());
-        assert!(shape(&map(group("key_value", Repeated, vec![key()]))).is_none());
-        assert!(shape(&map(group("kv", Repeated, vec![key(), value(), value()]))).is_none());
-        assert!(shape(&map(key())).is_none());
-        // A repeated field outside a list or map.
-        assert!(shape(&group("s", Optional, vec![int("r", Repeated)])).is_none());
-    }
-
-    #[test]
-    fn scratch_counts_its_entry_lists_at_their_capacity() {
-        let mut s = Scratch::default();
-        let mut v = s.take();
-        v.reserve_exact(10);
-        let cap = v.capacity();
-        s.give(v);
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
-        assert_eq!(s.capacity_bytes(), cap * 16);
-    }
-
-    #[test]
-    fn capacity_counts_every_buffer_at_its_element_size() {
-        use std::mem::size_of;
-        let mut l = LeafBuf::new("c".into(), SparkType::Int);
-        // Distinct capacities: each buffer's bytes show in the sum on their own.
-        l.def = Vec::with_capacity(3);
-        l.rep = Vec::with_capacity(5);
-        l.bits = Vec::with_capacity(7);
-        l.bytes = Vec::with_capacity(11);
-        l.i32s = Vec::with_capacity(13);
-        l.f32s = Vec::with_capacity(17);
-        l.offsets = Vec::with_capacity(19);
-        l.i64s = Vec::with_capacity(23);
-        l.f64s = Vec::with_capacity(29);
-        let held = l.def.capacity() * size_of::<i16>()
-            + l.rep.capacity() * size_of::<i16>()
-            + l.bits.capacity()
-            + l.bytes.capacity()
-            + l.i32s.capacity() * size_of::<i32>()
-            + l.f32s.capacity() * size_of::<f32>()
-            + l.offsets.capacity() * size_of::<i32>()
-            + l.i64s.capacity() * size_of::<i64>()
-            + l.f64s.capacity() * size_of::<f64>();
-        assert_eq!(held, 6 + 10 + 7 + 11 + 52 + 68 + 76 + 184 + 232);
-        assert_eq!(l.capacity_bytes(), held);
-    }
-}
+mod tests;

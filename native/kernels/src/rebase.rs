@@ -11,6 +11,10 @@
 //! `java.util.TimeZone` give that zone there. A fixed-offset zone (`GMT+05:00`) has no table:
 //! Spark takes its calendar path for every value, and so does [`ZoneRebase`] without one.
 
+use crate::int96::{int96_from_micros, int96_micros};
+use crate::spark_type::SparkType;
+use crate::values::Values;
+
 /// Spark's `lastSwitchGregorianDay` (1582-10-15): from here on both calendars agree.
 pub const LAST_SWITCH_GREGORIAN_DAY: i32 = -141427;
 /// 1582-10-04, the last Julian day of the hybrid calendar: the local dates after it and before
@@ -225,96 +229,55 @@ impl Rebase {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The rebase in write of a batch's datetime values (see this module): dates and
+/// timestamps by `datetime`, INT96 timestamps by `int96`; None writes them as they are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rebases {
+    pub datetime: Option<Rebase>,
+    pub int96: Option<Rebase>,
+}
 
-    /// Seconds as micros.
-    fn s(secs: i64) -> i64 {
-        secs * 1_000_000
-    }
-
-    #[test]
-    fn days_as_spark() {
-        // Spark's own examples: 1582-01-01 is -141714 Gregorian, -141704 Julian.
-        assert_eq!(rebase_days(-141714), -141704);
-        assert_eq!(rebase_days(-719162), -719164); // 0001-01-01
-        assert_eq!(rebase_days(-141427), -141427); // 1582-10-15
-        assert_eq!(rebase_days(-141428), -141427); // 1582-10-14 (the gap) -> 10-04 + 1
-        assert_eq!(rebase_days(0), 0);
-        // Before the table: the same local date in the Julian calendar. 0000-12-31 Gregorian
-        // (-719163) is 0001-01-02 Julian minus 2 days -> Julian 0000-12-31 = -719165.
-        assert_eq!(rebase_days(-719163), -719165);
-        // Every century below the table shifts by a day (Gregorian skips leap 100s).
-        let (y, m, d) = civil_from_days(-719163);
-        assert_eq!((y, m, d), (0, 12, 31));
-        assert_eq!(julian_days(1582, 10, 4), -141428);
-        assert_eq!(julian_days(1, 1, 1), -719164);
-    }
-
-    #[test]
-    fn micros_by_table_and_before_it() {
-        // UTC's table starts at 0001-01-01T00:00Z with a diff of -2 days.
-        let utc = ZoneRebase::new(
-            vec![-s(62135596800), -s(59006361600), -s(12219292800)],
-            vec![-s(172800), -s(86400), 0],
-            0,
-            0,
-        )
-        .unwrap();
-        assert_eq!(utc.micros(0), 0);
-        assert_eq!(utc.micros(-s(62135596800)), -s(62135596800) - s(172_800));
-        // Just below the table: 0000-12-31T23:59:59.5Z Gregorian is Julian 0000-12-31.
-        let m = -s(62135596800) - 500_000;
-        assert_eq!(
-            utc.micros(m),
-            -719165 * MICROS_PER_DAY + MICROS_PER_DAY - 500_000
-        );
-        // Offsets: the calendar's offset taken off the Julian local time.
-        let z = ZoneRebase {
-            zone_offset: s(3_600),
-            calendar_offset: 0,
-            ..utc.clone()
+impl Rebases {
+    /// Rebases the values of one column in place (INT96 ones 12 bytes a value in `bytes`; rows
+    /// whose bit in `valid` is clear hold no value).
+    pub(crate) fn column(
+        &self,
+        ty: SparkType,
+        name: &str,
+        values: &mut Values,
+        valid: Option<&[u8]>,
+    ) -> vecruntime_parquet::error::Result<()> {
+        let refused = |_: Ancient| {
+            let what = match ty {
+                SparkType::Date => "a date before 1582-10-15",
+                _ => "a timestamp before 1900-01-01T00:00:00Z",
+            };
+            vecruntime_parquet::Error::Refused {
+                column: name.to_string(),
+                message: format!("{what} in rebase mode EXCEPTION"),
+            }
         };
-        assert_eq!(z.micros(m), utc.micros(m) + s(3_600));
-    }
-
-    #[test]
-    fn fixed_offset_zones_keep_modern_values() {
-        // Spark's largest timestamp, five hours east: left as it is, no overflow on the way.
-        let east = ZoneRebase::new(vec![], vec![], s(18_000), s(18_000)).unwrap();
-        assert_eq!(east.micros(i64::MAX), i64::MAX);
-        assert_eq!(east.micros(0), 0);
-        // 1582-10-15T00:00 local is 1582-10-14T19:00Z: from there on, nothing changes.
-        let from = LAST_SWITCH_GREGORIAN_DAY as i64 * MICROS_PER_DAY - s(18_000);
-        assert_eq!(east.unchanged_from(), from);
-        assert_eq!(east.micros(from), from);
-        // The local day before it (10-14, skipped by the hybrid calendar) moves to 10-15.
-        assert_eq!(east.micros(from - 1), from + MICROS_PER_DAY - 1);
-    }
-
-    #[test]
-    fn exception_and_millis() {
-        let e = Rebase::Exception {
-            micros_threshold: -s(2208988800),
-        };
-        assert_eq!(
-            e.days(LAST_SWITCH_GREGORIAN_DAY),
-            Ok(LAST_SWITCH_GREGORIAN_DAY)
-        );
-        assert_eq!(e.days(LAST_SWITCH_GREGORIAN_DAY - 1), Err(Ancient));
-        assert_eq!(e.micros(-s(2208988800)), Ok(-s(2208988800)));
-        assert_eq!(e.micros(-s(2208988800) - 1), Err(Ancient));
-        let mut v = vec![0i64, 5];
-        assert_eq!(e.micros_in_place(&mut v, 1), Ok(()));
-        let mut v = vec![0i64, (s(-2208988800) / 1000 - 1)];
-        assert_eq!(e.micros_in_place(&mut v, 1000), Err(Ancient));
-        let utc = Rebase::Legacy(Some(
-            ZoneRebase::new(vec![-s(62135596800), 0], vec![-s(172800), 0], 0, 0).unwrap(),
-        ));
-        let micros = -s(62135596800) + 123_456;
-        let mut millis = vec![micros.div_euclid(1000)];
-        utc.micros_in_place(&mut millis, 1000).unwrap();
-        assert_eq!(millis[0], utc.micros(micros).unwrap().div_euclid(1000));
+        match (ty, &self.datetime, &self.int96) {
+            (SparkType::Date, Some(r), _) => r.days_in_place(&mut values.i32s).map_err(refused),
+            (SparkType::TimestampMicros, Some(r), _) => {
+                r.micros_in_place(&mut values.i64s, 1).map_err(refused)
+            }
+            (SparkType::TimestampMillis, Some(r), _) => {
+                r.micros_in_place(&mut values.i64s, 1000).map_err(refused)
+            }
+            (SparkType::TimestampInt96, _, Some(r)) => {
+                for (i, v) in values.bytes.chunks_exact_mut(12).enumerate() {
+                    if valid.is_none_or(|bits| bits[i / 8] >> (i % 8) & 1 == 1) {
+                        let micros = r.micros(int96_micros(v)).map_err(refused)?;
+                        v.copy_from_slice(&int96_from_micros(micros));
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

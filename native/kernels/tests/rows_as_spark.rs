@@ -17,8 +17,8 @@ use parquet::column::reader::ColumnReaderImpl;
 use parquet::data_type::DataType;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::Type as PqType;
-use vecruntime_kernels::rebase::Rebase;
-use vecruntime_kernels::unsafe_row::{Rebases, RowTransposer};
+use vecruntime_kernels::rebase::{Rebase, Rebases};
+use vecruntime_kernels::transpose::RowTransposer;
 use vecruntime_parquet::{
     ColumnData, Field, Group, GroupType, LogicalType, Node, PhysicalType, Repetition, Schema,
     TimeUnit,
