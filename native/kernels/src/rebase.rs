@@ -21,11 +21,13 @@ pub const LAST_SWITCH_GREGORIAN_DAY: i32 = -141427;
 /// [`LAST_SWITCH_GREGORIAN_DAY`] do not exist there, and Spark moves them to 1582-10-15.
 const JULIAN_END_DAY: i32 = -141438;
 
-/// Spark's `gregJulianDiffSwitchDay` and `gregJulianDiffs`.
+/// Spark's `gregJulianDiffSwitchDay` and `gregJulianDiffs` (its last switch day is
+/// [`LAST_SWITCH_GREGORIAN_DAY`]).
+#[rustfmt::skip]
 const SWITCH_DAYS: [i32; 23] = [
     -719162, -682944, -646420, -609896, -536847, -500323, -463799, -390750, -354226, -317702,
     -244653, -208129, -171605, -141436, -141435, -141434, -141433, -141432, -141431, -141430,
-    -141429, -141428, -141427,
+    -141429, -141428, LAST_SWITCH_GREGORIAN_DAY,
 ];
 const DAY_DIFFS: [i32; 23] = [
     -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,

@@ -76,9 +76,9 @@ struct Chunk<'a> {
     /// Index of the chunk's first row in the batch, and the rows' starts.
     base: usize,
     starts: &'a [usize],
-    /// The chunk's rows back to back when they are all `size` bytes long (no variable-length
-    /// values): their slots are then read from `chunks_exact` rows, without a start to load or
-    /// a bounds check per value. Empty otherwise.
+    /// The chunk's rows back to back when they are all `size` bytes long ([`uniform_size`]):
+    /// their slots are then read from `chunks_exact` rows, without a start to load or a bounds
+    /// check per value. Empty otherwise.
     block: &'a [u8],
     size: usize,
     /// The bits of the chunk's rows.
@@ -305,16 +305,13 @@ impl RowTransposer {
     fn gather_chunk(&mut self, rows: &[u8], offsets: &[i32], chunk: usize) -> Result<()> {
         let base = chunk * 64;
         let starts = &self.starts[base..self.starts.len().min(base + 64)];
-        let size = (offsets[base + 1] - offsets[base]) as usize;
-        let uniform = offsets[base..=base + starts.len()]
-            .windows(2)
-            .all(|w| (w[1] - w[0]) as usize == size);
+        let size = uniform_size(&offsets[base..=base + starts.len()]).unwrap_or(0);
         let c = Chunk {
             rows,
             offsets,
             base,
             starts,
-            block: &rows[starts[0]..starts[0] + if uniform { size * starts.len() } else { 0 }],
+            block: &rows[starts[0]..starts[0] + size * starts.len()],
             size,
             full: u64::MAX >> (64 - starts.len()),
         };
@@ -501,6 +498,17 @@ impl ColumnBuf {
         });
         Ok(())
     }
+}
+
+/// The size of rows that all have one (no variable-length values), by their `len + 1` offsets:
+/// their slots are then read at a fixed stride. `None` reads each row from its own start, with
+/// the same values.
+fn uniform_size(offsets: &[i32]) -> Option<usize> {
+    let size = offsets[1] - offsets[0];
+    offsets
+        .windows(2)
+        .all(|w| w[1] - w[0] == size)
+        .then_some(size as usize)
 }
 
 /// Transposes a 64x64 bit matrix in place (bit `c` of row `r` becomes bit `r` of row `c`),

@@ -39,6 +39,11 @@ pub fn optimal_num_of_bits(ndv: u64, fpp: f64) -> i64 {
     num_bits
 }
 
+/// Whether a filter size lies strictly between the bounds (else parquet-java takes a bound).
+fn between_bounds(bytes: i64) -> bool {
+    bytes > LOWER_BOUND_BYTES && bytes < UPPER_BOUND_BYTES
+}
+
 #[derive(Clone)]
 pub struct Sbbf {
     words: Vec<u32>,
@@ -47,12 +52,12 @@ pub struct Sbbf {
 impl Sbbf {
     /// `new BlockSplitBloomFilter(numBytes, minimumBytes, maximumBytes)`.
     fn sized(num_bytes: i64, min_bytes: i64, max_bytes: i64) -> Self {
-        let min_bytes = if min_bytes > LOWER_BOUND_BYTES && min_bytes < UPPER_BOUND_BYTES {
+        let min_bytes = if between_bounds(min_bytes) {
             min_bytes
         } else {
             LOWER_BOUND_BYTES
         };
-        let max_bytes = if max_bytes > LOWER_BOUND_BYTES && max_bytes < UPPER_BOUND_BYTES {
+        let max_bytes = if between_bounds(max_bytes) {
             max_bytes
         } else {
             UPPER_BOUND_BYTES

@@ -79,9 +79,9 @@ const FIRST_SLOTS: usize = 256;
 const QUADRUPLE_FROM: usize = 1 << 12;
 const QUADRUPLE_BELOW: usize = 1 << 16;
 
-/// A spare dictionary is kept per thread and key width up to this size: the largest a first
+/// A spare dictionary is kept per thread and key width up to this size (4 MiB): the largest a first
 /// page of 20,000 values builds is about 1.3 MiB (8-byte keys).
-const MAX_SPARE_BYTES: usize = 4 << 20;
+const MAX_SPARE_BYTES: usize = 4_194_304;
 
 /// Keys of an expected count ([`FixedDict::expect`]) the hash table is first sized for, at
 /// most: a table of 2,048 slots (16 or 32 KiB) stays in the L1 cache when few of them arrive.

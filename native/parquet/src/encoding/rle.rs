@@ -185,7 +185,7 @@ impl RleEncoder {
                 }
                 continue;
             }
-            if self.num_buffered == 0 && end - i >= 8 {
+            if end - i >= 8 && self.num_buffered == 0 {
                 let byte = crate::column::validity_word(bitmap, i, 8) as u8;
                 if byte == 0 || byte == 0xFF {
                     self.previous = (byte & 1) as u32;
