@@ -14,7 +14,7 @@ pub mod summary_codec;
 
 use errors::{argument, entry, JniError, JniResult};
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
-use jni::sys::{jboolean, jbyteArray, jint, jintArray, jlong, jobject, jstring};
+use jni::sys::{jboolean, jbyteArray, jint, jintArray, jlong, jobject, jobjectArray, jstring};
 use jni::JNIEnv;
 use schema_spec::{row_type_code, row_types};
 use session::{Output, Session};
@@ -469,6 +469,73 @@ fn split_batch(splitter: &mut Splitter, batch: [i64; 4], out: [i64; 3]) -> JniRe
         .iter()
         .flat_map(|g| [g.bucket, g.first as i32, g.start as i32, g.len as i32])
         .collect())
+}
+
+/// Whether the native split hashes a bucket column of this row type (code and precision) as
+/// Spark does with this `HASH_*` hash (`spark_hash::hashable`): the JVM asks before it plans a
+/// native split, so a refused column's rows are split by Spark's projections instead.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_hashable<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    code: jint,
+    precision: jint,
+    hash: jint,
+) -> jboolean {
+    entry(&mut env, 0, |_| {
+        let ty = schema_spec::row_type(code, precision)
+            .ok_or_else(|| argument(format!("unknown row type code {code} / {precision}")))?;
+        let hash = split_spec::bucket_hash(hash)?;
+        Ok(vecruntime_kernels::spark_hash::hashable(ty, hash) as jboolean)
+    })
+}
+
+/// The writer's option keys (`properties::KEYS`): `key` for a key of the file, `key#` for a
+/// key of a column, both for a key of either; the JVM passes a configuration's pairs of these.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_optionKeys<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jobjectArray {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        use vecruntime_parquet::properties::{KeyScope, KEYS};
+        let mut keys = Vec::new();
+        for &(k, scope) in KEYS {
+            if scope != KeyScope::Column {
+                keys.push(k.to_string());
+            }
+            if scope != KeyScope::File {
+                keys.push(format!("{k}#"));
+            }
+        }
+        let out = env.new_object_array(keys.len() as i32, "java/lang/String", JObject::null())?;
+        for (i, k) in keys.iter().enumerate() {
+            let s = env.new_string(k)?;
+            env.set_object_array_element(&out, i as i32, s)?;
+        }
+        Ok(out.into_raw())
+    })
+}
+
+/// Reads option pairs as a writer opening with them would (the error names the key) and
+/// returns the codec they choose, by parquet-java's name.
+#[no_mangle]
+pub extern "system" fn Java_io_vecruntime_parquet_NativeBridge_checkOptions<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    option_keys: JObjectArray<'l>,
+    option_values: JObjectArray<'l>,
+) -> jstring {
+    entry(&mut env, std::ptr::null_mut(), |env| {
+        let opts = pairs(
+            strings(env, &option_keys, "option keys")?,
+            strings(env, &option_values, "option values")?,
+            "options",
+        )?;
+        let options = WriterOptions::from_properties(opts)?;
+        options.validate()?;
+        Ok(env.new_string(options.codec.name())?.into_raw())
+    })
 }
 
 /// Copies pending output into `dst` from its start; returns the count (0 when none is left).

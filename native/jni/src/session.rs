@@ -13,8 +13,8 @@ use vecruntime_parquet::{buffers, FileWriter, Sink};
 /// Bytes the writer has produced that the JVM has not taken yet: finished row groups, then
 /// the file's tail. The JVM drains them into its OutputStream after each call. A row group's
 /// page segments are kept as the writer hands them over, not copied into one growing buffer
-/// (for a 55 MB row group that copy, its reallocations and the page faults of fresh memory
-/// took 25-30 ms); small writes (headers, dictionary pages, indexes, footer) are appended.
+/// (that copy, its reallocations and the page faults of fresh memory cost tens of ms a large
+/// row group); small writes (headers, dictionary pages, indexes, footer) are appended.
 #[derive(Default)]
 pub struct Output {
     segments: VecDeque<Vec<u8>>,

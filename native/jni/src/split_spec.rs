@@ -16,6 +16,15 @@ pub const KEY_BUCKET: i32 = 1;
 pub const HASH_MURMUR3: i32 = 0;
 pub const HASH_HIVE: i32 = 1;
 
+/// The bucket hash of a `HASH_*` code.
+pub fn bucket_hash(code: i32) -> JniResult<BucketHash> {
+    match code {
+        HASH_MURMUR3 => Ok(BucketHash::Murmur3),
+        HASH_HIVE => Ok(BucketHash::Hive),
+        other => Err(argument(format!("unknown bucket hash code {other}"))),
+    }
+}
+
 /// The splitter `splitRows` describes, its codes checked.
 pub fn decode(
     num_fields: i32,
@@ -63,11 +72,7 @@ pub fn decode(
     let bucketing = if bucket_columns.is_empty() {
         None
     } else {
-        let hash = match hash {
-            HASH_MURMUR3 => BucketHash::Murmur3,
-            HASH_HIVE => BucketHash::Hive,
-            other => return Err(argument(format!("unknown bucket hash code {other}"))),
-        };
+        let hash = bucket_hash(hash)?;
         Some(Bucketing {
             columns: bucket_columns,
             hash,

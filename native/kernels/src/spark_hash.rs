@@ -117,8 +117,8 @@ pub enum BucketHash {
 }
 
 /// Whether `hash` can bucket a column of this type as Spark does. The JVM asks this (through
-/// `NativeBridge.hashable`) before it plans a native split, so a column refused here keeps
-/// Spark's writer with the reason in `EXPLAIN`.
+/// `NativeBridge.hashable`) before it plans a native split: a refused column's rows are split by
+/// Spark's projections instead (the write stays native), with the reason in the log.
 pub fn hashable(ty: SparkType, hash: BucketHash) -> bool {
     match ty {
         SparkType::Geo { .. } | SparkType::Time => false,

@@ -517,9 +517,9 @@ fn transpose64(m: &mut [u64; 64]) {
     let mut width = 32;
     let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
     while width != 0 {
-        // Block by block rather than testing `k & width` per row: the condition made LLVM
-        // vectorise with masked loads and stores, which are slow on AMD (the x86-64-v3 build
-        // ran the whole kernel 38% slower).
+        // Block by block rather than testing `k & width` per row: the condition makes LLVM
+        // vectorise with masked loads and stores, which are slow on AMD (benchmarks/README.md,
+        // "Measurements behind design choices").
         for block in (0..64).step_by(2 * width) {
             for k in block..block + width {
                 let t = ((m[k] >> width) ^ m[k + width]) & mask;

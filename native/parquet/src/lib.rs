@@ -28,7 +28,7 @@ mod format;
 pub mod geospatial;
 pub mod options;
 pub mod page_index;
-mod properties;
+pub mod properties;
 pub mod schema;
 pub mod sink;
 pub mod statistics;

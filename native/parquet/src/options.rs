@@ -1,7 +1,8 @@
 //! Writer options, with parquet-java's defaults and its configuration names in the docs.
 
 use crate::error::{Error, Result};
-use std::collections::HashMap;
+use crate::schema::PhysicalType;
+use std::collections::{HashMap, HashSet};
 
 /// Compression codec of every column chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,10 +124,20 @@ pub struct WriterOptions {
     pub dictionary_columns: HashMap<String, bool>,
     /// `parquet.column.statistics.enabled`; the chunk null count is always written.
     pub statistics_enabled: bool,
-    /// Columns with BYTE_STREAM_SPLIT as the fallback encoding (FLOAT/DOUBLE/INT32/INT64/FLBA).
-    pub byte_stream_split_columns: Vec<String>,
-    /// `parquet.bloom.filter.enabled#col` and its settings.
+    /// `parquet.enable.bytestreamsplit`: BYTE_STREAM_SPLIT as the fallback encoding of the
+    /// FLOAT and DOUBLE columns without their own key, as parquet-java's global switch.
+    pub byte_stream_split_floating: bool,
+    /// `parquet.enable.bytestreamsplit#col`: BYTE_STREAM_SPLIT on or off for a column
+    /// (FLOAT/DOUBLE/INT32/INT64/FLBA).
+    pub byte_stream_split_columns: HashMap<String, bool>,
+    /// `parquet.bloom.filter.enabled#col` (or the key for all columns) and its settings.
     pub bloom_filters: HashMap<String, BloomFilterOptions>,
+    /// `parquet.bloom.filter.enabled` and `parquet.bloom.filter.adaptive.enabled`: a filter for
+    /// every column without its own key, adaptive or not.
+    pub bloom_filter_all: bool,
+    pub bloom_filter_adaptive_all: bool,
+    /// Columns whose own key turns the filter for all columns off.
+    pub bloom_filters_off: HashSet<String>,
     /// `parquet.bloom.filter.max.bytes`.
     pub bloom_filter_max_bytes: usize,
     /// `parquet.columnindex.truncate.length`.
@@ -167,8 +178,12 @@ impl Default for WriterOptions {
             dictionary_enabled: true,
             dictionary_columns: HashMap::new(),
             statistics_enabled: true,
-            byte_stream_split_columns: Vec::new(),
+            byte_stream_split_floating: false,
+            byte_stream_split_columns: HashMap::new(),
             bloom_filters: HashMap::new(),
+            bloom_filter_all: false,
+            bloom_filter_adaptive_all: false,
+            bloom_filters_off: HashSet::new(),
             bloom_filter_max_bytes: 1024 * 1024,
             column_index_truncate_length: 64,
             statistics_truncate_length: i32::MAX as usize,
@@ -184,18 +199,19 @@ impl Default for WriterOptions {
 }
 
 impl WriterOptions {
-    pub(crate) fn validate(&self) -> Result<()> {
+    /// Checks the settings hold together and lie in range (every writer does, when it opens).
+    pub fn validate(&self) -> Result<()> {
         let positive = [
-            ("page_size", self.page_size),
-            ("dictionary_page_size", self.dictionary_page_size),
-            ("page_row_limit", self.page_row_limit),
-            ("row_group_row_limit", self.row_group_row_limit),
+            ("parquet.page.size", self.page_size),
+            ("parquet.dictionary.page.size", self.dictionary_page_size),
+            ("parquet.page.row.count.limit", self.page_row_limit),
+            ("parquet.block.row.count.limit", self.row_group_row_limit),
             (
-                "min_row_count_for_size_check",
+                "parquet.page.size.row.check.min",
                 self.min_row_count_for_size_check,
             ),
             (
-                "max_row_count_for_size_check",
+                "parquet.page.size.row.check.max",
                 self.max_row_count_for_size_check,
             ),
         ];
@@ -210,7 +226,7 @@ impl WriterOptions {
         // A size threshold only (compared in i64), not a length written anywhere.
         if self.row_group_size == 0 || self.row_group_size > i64::MAX as usize {
             return Err(Error::Options(format!(
-                "row_group_size must be in 1..={}, got {}",
+                "parquet.block.size must be in 1..={}, got {}",
                 i64::MAX,
                 self.row_group_size
             )));
@@ -240,9 +256,39 @@ impl WriterOptions {
             }
         }
         if self.bloom_filter_max_bytes == 0 || self.bloom_filter_max_bytes > i32::MAX as usize {
-            return Err(Error::Options("bloom_filter_max_bytes out of range".into()));
+            return Err(Error::Options(format!(
+                "parquet.bloom.filter.max.bytes must be in 1..={}, got {}",
+                i32::MAX,
+                self.bloom_filter_max_bytes
+            )));
         }
         Ok(())
+    }
+
+    /// The bloom filter of a column: its own settings, else the filter for all columns.
+    pub(crate) fn bloom_filter_for(&self, column: &str) -> Option<BloomFilterOptions> {
+        match self.bloom_filters.get(column) {
+            Some(b) => Some(b.clone()),
+            None if self.bloom_filter_all && !self.bloom_filters_off.contains(column) => {
+                Some(BloomFilterOptions {
+                    adaptive: self.bloom_filter_adaptive_all,
+                    ..BloomFilterOptions::default()
+                })
+            }
+            None => None,
+        }
+    }
+
+    /// Whether a column's fallback encoding is BYTE_STREAM_SPLIT: its own key, else the switch
+    /// for the floating-point columns.
+    pub(crate) fn byte_stream_split_for(&self, column: &str, physical: PhysicalType) -> bool {
+        match self.byte_stream_split_columns.get(column) {
+            Some(&on) => on,
+            None => {
+                self.byte_stream_split_floating
+                    && matches!(physical, PhysicalType::Float | PhysicalType::Double)
+            }
+        }
     }
 
     pub(crate) fn dictionary_for(&self, column: &str) -> bool {

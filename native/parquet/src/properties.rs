@@ -1,26 +1,103 @@
-//! parquet-java's configuration names (`ParquetOutputFormat`) applied to [`WriterOptions`].
+//! parquet-java's configuration names (`ParquetOutputFormat`) applied to [`WriterOptions`]: the
+//! one reader of them.
 //!
-//! The JVM side hands options over as these key/value pairs, so a Hadoop configuration or a
+//! The JVM side hands options over as these key/value pairs, as a Hadoop configuration holds
+//! them (the Spark plugin passes each pair whose key [`takes`] accepts), so a configuration or a
 //! Spark write option maps onto the writer without a second vocabulary. Per-column keys take
 //! the column after `#`, as parquet-java's `ColumnConfigParser` does
-//! (`parquet.bloom.filter.enabled#ss_item_sk`).
+//! (`parquet.bloom.filter.enabled#ss_item_sk`); a key for all columns applies to each column
+//! without its own.
 
 use crate::error::{Error, Result};
 use crate::options::{BloomFilterOptions, Codec, WriterOptions, WriterVersion};
+use std::collections::HashMap;
+
+/// Where a key applies: to the file, to one column (`key#column`), or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyScope {
+    File,
+    Column,
+    Both,
+}
+
+/// The keys of a Hadoop configuration the writer reads, where parquet-java's
+/// `ParquetOutputFormat` reads them: for the file, or per column (its `ColumnConfigParser`'s
+/// keys). Bloom filter sizes (`expected.ndv`, `fpp`, `candidates.number`) are per column only,
+/// so a write setting `parquet.bloom.filter.fpp` changes nothing there; byte stream split and
+/// adaptive bloom filters are for the file only. Options built in code (the Java module's
+/// `WriterOptions`) may also set those two per column: `#column` after them is read too.
+pub const KEYS: &[(&str, KeyScope)] = &[
+    ("parquet.compression", KeyScope::File),
+    ("parquet.compression.codec.zstd.level", KeyScope::File),
+    ("zlib.compress.level", KeyScope::File),
+    ("parquet.writer.version", KeyScope::File),
+    ("parquet.page.size", KeyScope::File),
+    ("parquet.dictionary.page.size", KeyScope::File),
+    ("parquet.block.size", KeyScope::File),
+    ("parquet.page.row.count.limit", KeyScope::File),
+    ("parquet.block.row.count.limit", KeyScope::File),
+    ("parquet.enable.dictionary", KeyScope::Both),
+    ("parquet.column.statistics.enabled", KeyScope::File),
+    ("parquet.enable.bytestreamsplit", KeyScope::File),
+    ("parquet.bloom.filter.enabled", KeyScope::Both),
+    ("parquet.bloom.filter.adaptive.enabled", KeyScope::File),
+    ("parquet.bloom.filter.expected.ndv", KeyScope::Column),
+    ("parquet.bloom.filter.fpp", KeyScope::Column),
+    ("parquet.bloom.filter.candidates.number", KeyScope::Column),
+    ("parquet.bloom.filter.max.bytes", KeyScope::File),
+    ("parquet.columnindex.truncate.length", KeyScope::File),
+    ("parquet.statistics.truncate.length", KeyScope::File),
+    ("parquet.page.write-checksum.enabled", KeyScope::File),
+    ("parquet.page.size.row.check.min", KeyScope::File),
+    ("parquet.page.size.row.check.max", KeyScope::File),
+    ("parquet.page.size.check.estimate", KeyScope::File),
+    ("vecruntime.delta-binary-packed", KeyScope::File),
+    ("vecruntime.rle.parquet-java-runs", KeyScope::File),
+];
+
+/// Whether a Hadoop configuration's `key` is one the writer reads as parquet-java does (for the
+/// file, or with `#column` for a column).
+pub fn takes(key: &str) -> bool {
+    let (name, column) = match key.split_once('#') {
+        Some((n, _)) => (n, true),
+        None => (key, false),
+    };
+    KEYS.iter().any(|&(k, scope)| {
+        k == name
+            && match scope {
+                KeyScope::File => !column,
+                KeyScope::Column => column,
+                KeyScope::Both => true,
+            }
+    })
+}
+
+/// A column's bloom filter keys, resolved once every pair is read (a column's settings may come
+/// before its `enabled` key, as a sorted configuration lists them).
+#[derive(Default)]
+struct BloomKeys {
+    enabled: Option<bool>,
+    adaptive: Option<bool>,
+    ndv: Option<u64>,
+    fpp: Option<f64>,
+    candidates: Option<usize>,
+}
 
 impl WriterOptions {
     /// Options from `key = value` pairs over the defaults. Unknown keys and unparsable numbers
     /// are errors naming the key, so a misspelt option is never silently ignored. Values
     /// parquet-java takes without complaint are taken as it takes them: a boolean other than
     /// true/false is the key's default (Hadoop's `getBoolean`), a row-group size of 0 or less
-    /// cuts a row group at every size check, a zstd level is clamped to zstd's range. A codec
-    /// level applies to its codec whichever comes first, as in a Hadoop configuration.
+    /// cuts a row group at every size check, a zstd level is clamped to zstd's range, bloom
+    /// filter settings of a column without a filter are ignored. A codec level applies to its
+    /// codec whichever comes first, as in a Hadoop configuration.
     pub fn from_properties<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Result<WriterOptions> {
         let mut o = WriterOptions::default();
         let mut zstd_level = None;
         let mut gzip_level = None;
+        let mut blooms: HashMap<String, BloomKeys> = HashMap::new();
         for (k, v) in pairs {
             let (key, value) = (k.as_ref(), v.as_ref().trim());
             match key {
@@ -28,8 +105,8 @@ impl WriterOptions {
                 "parquet.compression.codec.zstd.level" => {
                     zstd_level = Some(parse::<i32>(key, value)?.clamp(-131072, 22))
                 }
-                "zlib.compress.level" => gzip_level = Some(parse(key, value)?),
-                _ => o.apply_property(key, value)?,
+                "zlib.compress.level" => gzip_level = Some(zlib_level(key, value)?),
+                _ => o.apply_property(key, value, &mut blooms)?,
             }
         }
         match o.codec {
@@ -37,10 +114,37 @@ impl WriterOptions {
             Codec::Gzip(_) => o.codec = Codec::Gzip(gzip_level.unwrap_or(6)),
             _ => {}
         }
+        for (column, b) in blooms {
+            // A column's own key, else the key for all columns.
+            match b.enabled.or(o.bloom_filter_all.then_some(true)) {
+                Some(true) => {
+                    let d = BloomFilterOptions::default();
+                    let adaptive = b.adaptive.unwrap_or(o.bloom_filter_adaptive_all);
+                    o.bloom_filters.insert(
+                        column,
+                        BloomFilterOptions {
+                            ndv: b.ndv,
+                            fpp: b.fpp.unwrap_or(d.fpp),
+                            adaptive,
+                            candidates: b.candidates.unwrap_or(d.candidates),
+                        },
+                    );
+                }
+                Some(false) => {
+                    o.bloom_filters_off.insert(column);
+                }
+                None => {}
+            }
+        }
         Ok(o)
     }
 
-    fn apply_property(&mut self, key: &str, value: &str) -> Result<()> {
+    fn apply_property(
+        &mut self,
+        key: &str,
+        value: &str,
+        blooms: &mut HashMap<String, BloomKeys>,
+    ) -> Result<()> {
         let (name, column) = match key.split_once('#') {
             Some((n, c)) if !c.is_empty() => (n, Some(c)),
             Some(_) => return Err(bad(key, value, "the column after '#' is empty")),
@@ -75,34 +179,31 @@ impl WriterOptions {
             ("parquet.column.statistics.enabled", None) => {
                 self.statistics_enabled = boolean(value, true)
             }
+            ("parquet.enable.bytestreamsplit", None) => {
+                self.byte_stream_split_floating = boolean(value, false)
+            }
             ("parquet.enable.bytestreamsplit", Some(c)) => {
-                self.byte_stream_split_columns.retain(|x| x != c);
-                if boolean(value, false) {
-                    self.byte_stream_split_columns.push(c.to_string());
-                }
+                self.byte_stream_split_columns
+                    .insert(c.to_string(), boolean(value, false));
             }
+            ("parquet.bloom.filter.enabled", None) => self.bloom_filter_all = boolean(value, false),
             ("parquet.bloom.filter.enabled", Some(c)) => {
-                if boolean(value, false) {
-                    self.bloom_filters.entry(c.to_string()).or_default();
-                } else {
-                    self.bloom_filters.remove(c);
-                }
+                bloom(blooms, c).enabled = Some(boolean(value, false))
             }
-            ("parquet.bloom.filter.expected.ndv", Some(c)) => {
-                let ndv = parse::<u64>(key, value)?;
-                self.bloom_for(key, value, c)?.ndv = Some(ndv);
-            }
-            ("parquet.bloom.filter.fpp", Some(c)) => {
-                let fpp = parse::<f64>(key, value)?;
-                self.bloom_for(key, value, c)?.fpp = fpp;
+            ("parquet.bloom.filter.adaptive.enabled", None) => {
+                self.bloom_filter_adaptive_all = boolean(value, false)
             }
             ("parquet.bloom.filter.adaptive.enabled", Some(c)) => {
-                let on = boolean(value, false);
-                self.bloom_for(key, value, c)?.adaptive = on;
+                bloom(blooms, c).adaptive = Some(boolean(value, false))
+            }
+            ("parquet.bloom.filter.expected.ndv", Some(c)) => {
+                bloom(blooms, c).ndv = Some(parse(key, value)?)
+            }
+            ("parquet.bloom.filter.fpp", Some(c)) => {
+                bloom(blooms, c).fpp = Some(parse(key, value)?)
             }
             ("parquet.bloom.filter.candidates.number", Some(c)) => {
-                let n = parse::<usize>(key, value)?;
-                self.bloom_for(key, value, c)?.candidates = n;
+                bloom(blooms, c).candidates = Some(parse(key, value)?)
             }
             ("parquet.bloom.filter.max.bytes", None) => {
                 self.bloom_filter_max_bytes = parse(key, value)?
@@ -141,22 +242,35 @@ impl WriterOptions {
         }
         Ok(())
     }
+}
 
-    /// The bloom filter settings of `column`, which must have been enabled first
-    /// (`parquet.bloom.filter.enabled#col`), as parquet-java ignores settings otherwise.
-    fn bloom_for(
-        &mut self,
-        key: &str,
-        value: &str,
-        column: &str,
-    ) -> Result<&mut BloomFilterOptions> {
-        self.bloom_filters.get_mut(column).ok_or_else(|| {
-            bad(
-                key,
-                value,
-                &format!("bloom filter of column '{column}' is not enabled (set parquet.bloom.filter.enabled#{column}=true first)"),
-            )
-        })
+/// The bloom filter keys read so far of a column.
+fn bloom<'a>(blooms: &'a mut HashMap<String, BloomKeys>, column: &str) -> &'a mut BloomKeys {
+    blooms.entry(column.to_string()).or_default()
+}
+
+/// Hadoop's `zlib.compress.level` as the gzip level parquet-java's codec takes: a name of
+/// Hadoop's `ZlibCompressor.CompressionLevel` (what its `getEnum` reads; its default,
+/// DEFAULT_COMPRESSION, is zlib's level 6), or the level as a number.
+fn zlib_level(key: &str, value: &str) -> Result<u32> {
+    const NAMES: [&str; 10] = [
+        "NO_COMPRESSION",
+        "BEST_SPEED",
+        "TWO",
+        "THREE",
+        "FOUR",
+        "FIVE",
+        "SIX",
+        "SEVEN",
+        "EIGHT",
+        "BEST_COMPRESSION",
+    ];
+    if value == "DEFAULT_COMPRESSION" {
+        return Ok(6);
+    }
+    match NAMES.iter().position(|n| *n == value) {
+        Some(level) => Ok(level as u32),
+        None => parse(key, value),
     }
 }
 
@@ -231,7 +345,8 @@ mod tests {
         assert!(!o.dictionary_for("b"));
         assert_eq!(o.bloom_filters["b"].ndv, Some(1000));
         assert_eq!(o.bloom_filters["b"].fpp, 0.05);
-        assert_eq!(o.byte_stream_split_columns, vec!["c".to_string()]);
+        assert!(o.byte_stream_split_for("c", crate::PhysicalType::Int32));
+        assert!(!o.byte_stream_split_for("d", crate::PhysicalType::Double));
     }
 
     #[test]
@@ -292,10 +407,107 @@ mod tests {
             e.contains("unknown or unsupported option 'parquet.pagesize'"),
             "{e}"
         );
-        let e = apply(&[("parquet.bloom.filter.fpp#x", "0.1")])
+        let e = apply(&[("zlib.compress.level", "FAST")])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("not enabled"), "{e}");
+        assert!(
+            e.contains("zlib.compress.level") && e.contains("FAST"),
+            "{e}"
+        );
+    }
+
+    /// Keys for all columns apply to each column without its own key, as parquet-java's
+    /// `ColumnConfigParser` reads them; a column's bloom filter settings may come before its
+    /// `enabled` key (a sorted configuration lists them so), and count only where it has one.
+    #[test]
+    fn keys_for_all_columns_and_a_columns_own() {
+        use crate::PhysicalType as P;
+        let o = apply(&[
+            ("parquet.bloom.filter.adaptive.enabled#a", "false"),
+            ("parquet.bloom.filter.candidates.number#a", "3"),
+            ("parquet.bloom.filter.enabled", "true"),
+            ("parquet.bloom.filter.adaptive.enabled", "true"),
+            ("parquet.bloom.filter.enabled#b", "false"),
+            ("parquet.bloom.filter.fpp#b", "0.2"),
+            ("parquet.enable.bytestreamsplit", "true"),
+            ("parquet.enable.bytestreamsplit#f", "false"),
+            ("parquet.enable.bytestreamsplit#i", "true"),
+        ])
+        .unwrap();
+        let a = o.bloom_filter_for("a").unwrap();
+        assert_eq!((a.adaptive, a.candidates, a.fpp), (false, 3, 0.01));
+        assert_eq!(o.bloom_filter_for("b"), None);
+        let c = o.bloom_filter_for("c").unwrap();
+        assert_eq!((c.adaptive, c.candidates), (true, 5));
+        // The switch for all columns covers the floating-point ones.
+        assert!(o.byte_stream_split_for("d", P::Double) && o.byte_stream_split_for("g", P::Float));
+        assert!(!o.byte_stream_split_for("f", P::Float));
+        assert!(!o.byte_stream_split_for("l", P::Int64));
+        assert!(o.byte_stream_split_for("i", P::Int32));
+        // Settings of a column without a filter are ignored, as parquet-java ignores them.
+        let o = apply(&[
+            ("parquet.bloom.filter.fpp#x", "0.1"),
+            ("parquet.bloom.filter.adaptive.enabled", "true"),
+        ])
+        .unwrap();
+        assert_eq!(o.bloom_filter_for("x"), None);
+        assert!(o.bloom_filters.is_empty());
+        let o = apply(&[
+            ("parquet.bloom.filter.fpp#x", "0.1"),
+            ("parquet.bloom.filter.enabled#x", "true"),
+        ])
+        .unwrap();
+        assert_eq!(o.bloom_filter_for("x").unwrap().fpp, 0.1);
+    }
+
+    /// Hadoop's `zlib.compress.level` names (what Spark's writer reads), and levels.
+    #[test]
+    fn gzip_levels_by_hadoops_names() {
+        for (name, level) in [
+            ("NO_COMPRESSION", 0),
+            ("BEST_SPEED", 1),
+            ("FIVE", 5),
+            ("BEST_COMPRESSION", 9),
+            ("DEFAULT_COMPRESSION", 6),
+            ("4", 4),
+        ] {
+            let o = apply(&[
+                ("parquet.compression", "gzip"),
+                ("zlib.compress.level", name),
+            ]);
+            assert_eq!(o.unwrap().codec, Codec::Gzip(level), "{name}");
+        }
+    }
+
+    /// The keys the JVM passes on: a key of the file alone, of a column with `#`, or both.
+    #[test]
+    fn keys_taken() {
+        assert!(takes("parquet.page.size"));
+        assert!(!takes("parquet.page.size#c"));
+        assert!(takes("parquet.enable.dictionary") && takes("parquet.enable.dictionary#c"));
+        assert!(takes("parquet.bloom.filter.fpp#c"));
+        assert!(!takes("parquet.bloom.filter.fpp"));
+        assert!(!takes("parquet.write.support.class") && !takes("fs.defaultFS"));
+        // Read per column from code only: parquet-java's configuration has them for the file.
+        assert!(!takes("parquet.enable.bytestreamsplit#c"));
+        assert!(!takes("parquet.bloom.filter.adaptive.enabled#c"));
+        // Every key taken is read.
+        for &(k, scope) in KEYS {
+            let key = match scope {
+                KeyScope::Column => format!("{k}#c"),
+                _ => k.to_string(),
+            };
+            let value = if k == "parquet.compression" {
+                "snappy"
+            } else {
+                "1"
+            };
+            let read = apply(&[(key.as_str(), value)]);
+            assert!(
+                !matches!(&read, Err(e) if e.to_string().contains("unknown or unsupported")),
+                "{key}"
+            );
+        }
     }
 
     /// Values parquet-java (through Hadoop's getters) writes with instead of failing.

@@ -186,9 +186,8 @@ impl ChunkCore {
         };
         // BOOLEAN chunks hash nothing, yet get their (empty) filter, as parquet-java's do.
         let bloom_opts = opts
-            .bloom_filters
-            .get(&field.name)
-            .map(|b| (b.clone(), opts.bloom_filter_max_bytes));
+            .bloom_filter_for(&field.name)
+            .map(|b| (b, opts.bloom_filter_max_bytes));
         Ok(ChunkCore {
             name: field.name.clone(),
             max_def: field.max_def,
@@ -733,10 +732,7 @@ pub(crate) fn new_chunk_writer(
 ) -> Result<Box<dyn ChunkWriter>> {
     let core = ChunkCore::new(field, opts)?;
     let dict = opts.dictionary_for(&field.name);
-    let bss = opts
-        .byte_stream_split_columns
-        .iter()
-        .any(|c| c == &field.name);
+    let bss = opts.byte_stream_split_for(&field.name, field.physical);
     Ok(match field.physical {
         PhysicalType::Boolean => Box::new(BooleanWriter::new(core)),
         PhysicalType::Int32 => Box::new(FixedWidthWriter::<i32>::new(core, opts, dict, bss)),

@@ -54,6 +54,15 @@ final class NativeBridge {
 
   static native long transposeRows(int[] codes, long rows, long rowsLen, long offsets, long numRows);
 
+  /** The writer's option keys: {@code key}, and {@code key#} for a column's ({@link WriterOptions#takes}). */
+  static native String[] optionKeys();
+
+  /** Reads option pairs as an opening writer would; returns their codec's name. */
+  static native String checkOptions(String[] keys, String[] values);
+
+  /** Whether a bucket column of this row type is hashed natively ({@link RowSplitter#hashes}). */
+  static native boolean hashable(int rowType, int precision, int hash);
+
   /** Splits a row batch by key into a second one; returns the group count ({@link RowSplitter}). */
   static native int splitRows(int numFields, String[] names, int[] spec, int hash, int buckets,
       long rows, long rowsLen, long offsets, long numRows, long out, long outLen,

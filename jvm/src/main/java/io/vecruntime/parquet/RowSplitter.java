@@ -39,6 +39,14 @@ public final class RowSplitter {
     this.buckets = buckets;
   }
 
+  /**
+   * Whether {@code hash} buckets a column of {@code type} natively as Spark does: the native
+   * splitter's own rule, asked before a split is planned (it refuses the others).
+   */
+  public static boolean hashes(RowType type, int precision, Hash hash) {
+    return NativeBridge.hashable(type.code, precision, hash.code);
+  }
+
   /** A partition column: field {@code position}, read as {@code type}. */
   public RowSplitter partitionBy(String name, int position, RowType type, int precision) {
     return key(SchemaCodes.KEY_PARTITION, name, position, type, precision, 0);

@@ -1,14 +1,18 @@
 package io.vecruntime.parquet;
 
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Writer settings, with parquet-java's defaults. They reach the native writer as parquet-java's
  * own configuration keys ({@link #toProperties()}), so a Hadoop configuration maps onto them
- * one to one.
+ * one to one: the native writer is their one reader, which {@link Builder#build} asks at once
+ * (a bad value is its IllegalArgumentException naming the key).
  */
 public final class WriterOptions {
   private final Map<String, String> properties;
@@ -18,7 +22,23 @@ public final class WriterOptions {
   private WriterOptions(Builder b) {
     this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
     this.keyValueMetadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
-    this.codec = b.codec;
+    String[] keys = properties.keySet().toArray(new String[0]);
+    String[] values = properties.values().toArray(new String[0]);
+    this.codec = Codec.valueOf(NativeBridge.checkOptions(keys, values));
+  }
+
+  /** The keys the native writer takes, {@code key#} standing for {@code key#column}. */
+  private static final class Keys {
+    static final Set<String> ALL = new HashSet<>(Arrays.asList(NativeBridge.optionKeys()));
+  }
+
+  /**
+   * Whether the native writer takes {@code key} (parquet-java's name, {@code #column} after a
+   * column's): the keys of a Hadoop configuration to pass on.
+   */
+  public static boolean takes(String key) {
+    int hash = key.indexOf('#');
+    return Keys.ALL.contains(hash < 0 ? key : key.substring(0, hash + 1));
   }
 
   public static Builder builder() {
@@ -29,6 +49,7 @@ public final class WriterOptions {
     return builder().build();
   }
 
+  /** The codec the settings choose. */
   public Codec codec() {
     return codec;
   }
@@ -46,10 +67,9 @@ public final class WriterOptions {
   public static final class Builder {
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final Map<String, String> metadata = new LinkedHashMap<>();
-    private Codec codec = Codec.SNAPPY;
 
     private Builder() {
-      properties.put("parquet.compression", codec.name());
+      properties.put("parquet.compression", Codec.SNAPPY.name());
     }
 
     private Builder set(String key, Object value) {
@@ -57,16 +77,9 @@ public final class WriterOptions {
       return this;
     }
 
-    private static long positive(String what, long v) {
-      if (v <= 0 || v > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(what + " must be in 1.." + Integer.MAX_VALUE + ", got " + v);
-      }
-      return v;
-    }
-
     /** Default SNAPPY, as Spark's. */
     public Builder codec(Codec codec) {
-      this.codec = Objects.requireNonNull(codec, "codec");
+      Objects.requireNonNull(codec, "codec");
       properties.remove("parquet.compression.codec.zstd.level");
       properties.remove("zlib.compress.level");
       return set("parquet.compression", codec.name());
@@ -87,22 +100,22 @@ public final class WriterOptions {
 
     /** {@code parquet.page.size}, default 1 MiB of raw values. */
     public Builder pageSize(long bytes) {
-      return set("parquet.page.size", positive("page size", bytes));
+      return set("parquet.page.size", bytes);
     }
 
     /** {@code parquet.dictionary.page.size}, default 1 MiB. */
     public Builder dictionaryPageSize(long bytes) {
-      return set("parquet.dictionary.page.size", positive("dictionary page size", bytes));
+      return set("parquet.dictionary.page.size", bytes);
     }
 
     /** {@code parquet.block.size}, default 128 MiB. */
     public Builder rowGroupSize(long bytes) {
-      return set("parquet.block.size", positive("row group size", bytes));
+      return set("parquet.block.size", bytes);
     }
 
     /** {@code parquet.page.row.count.limit}, default 20,000. */
     public Builder pageRowCountLimit(int rows) {
-      return set("parquet.page.row.count.limit", positive("page row count limit", rows));
+      return set("parquet.page.row.count.limit", rows);
     }
 
     /** {@code parquet.enable.dictionary}, default true. */
@@ -130,9 +143,6 @@ public final class WriterOptions {
      * 1 writes data page v1 with parquet-java's v1 encodings, for readers without v2 pages.
      */
     public Builder writerVersion(int version) {
-      if (version != 1 && version != 2) {
-        throw new IllegalArgumentException("writer version must be 1 or 2, got " + version);
-      }
       return set("parquet.writer.version", "v" + version);
     }
 
@@ -163,7 +173,7 @@ public final class WriterOptions {
 
     /** {@code parquet.columnindex.truncate.length}, default 64. */
     public Builder columnIndexTruncateLength(int bytes) {
-      return set("parquet.columnindex.truncate.length", positive("column index truncate length", bytes));
+      return set("parquet.columnindex.truncate.length", bytes);
     }
 
     /**
@@ -171,12 +181,12 @@ public final class WriterOptions {
      * statistics cut to this many bytes, as parquet-java cuts them.
      */
     public Builder statisticsTruncateLength(int bytes) {
-      return set("parquet.statistics.truncate.length", positive("statistics truncate length", bytes));
+      return set("parquet.statistics.truncate.length", bytes);
     }
 
     /** {@code parquet.bloom.filter.max.bytes}, default 1 MiB. */
     public Builder bloomFilterMaxBytes(int bytes) {
-      return set("parquet.bloom.filter.max.bytes", positive("bloom filter max bytes", bytes));
+      return set("parquet.bloom.filter.max.bytes", bytes);
     }
 
     /** A bloom filter for {@code column} ({@code parquet.bloom.filter.*#column}). */

@@ -428,14 +428,38 @@ class BuffersTest {
     try (ColumnarParquetWriter w = new ColumnarParquetWriter(OutputStream.nullOutputStream(), schema, o)) {
       w.finish();
     }
-    refused(IllegalArgumentException.class, "page size must be in 1..2147483647, got 0",
-        () -> WriterOptions.builder().pageSize(0));
-    refused(IllegalArgumentException.class, "got 2147483648",
-        () -> WriterOptions.builder().rowGroupSize(Integer.MAX_VALUE + 1L));
+    // A Hadoop configuration's keys are passed on where parquet-java reads them: all of the
+    // builder's, but the two it sets per column that parquet-java's configuration has per file.
+    for (String key : o.toProperties().keySet()) {
+      boolean perFileInHadoop = key.startsWith("parquet.enable.bytestreamsplit#")
+          || key.startsWith("parquet.bloom.filter.adaptive.enabled#");
+      assertEquals(!perFileInHadoop, WriterOptions.takes(key), key);
+    }
+    assertTrue(WriterOptions.takes("parquet.bloom.filter.fpp#any"));
+    assertTrue(WriterOptions.takes("parquet.bloom.filter.enabled"));
+    // Keys parquet-java reads per column only, or not at all.
+    assertFalse(WriterOptions.takes("parquet.bloom.filter.fpp"));
+    assertFalse(WriterOptions.takes("parquet.page.size#c"));
+    assertFalse(WriterOptions.takes("parquet.pagesize"));
+    refused(IllegalArgumentException.class, "parquet.page.size must be in 1..=2147483647, got 0",
+        () -> WriterOptions.builder().pageSize(0).build());
+    refused(IllegalArgumentException.class, "'parquet.writer.version' = 'v3'",
+        () -> WriterOptions.builder().writerVersion(3).build());
+    refused(IllegalArgumentException.class, "'parquet.compression' = 'brotli': unknown codec",
+        () -> WriterOptions.builder().property("parquet.compression", "brotli").build());
     refused(IllegalArgumentException.class, "codec SNAPPY has no level",
         () -> WriterOptions.builder().codec(Codec.SNAPPY, 1));
-    refused(IllegalArgumentException.class, "writer version must be 1 or 2, got 3",
-        () -> WriterOptions.builder().writerVersion(3));
+    // A row group cut at every size check (parquet-java's reading of 0 and less), or past 2 GiB.
+    WriterOptions.builder().rowGroupSize(0).build();
+    WriterOptions.builder().rowGroupSize(Integer.MAX_VALUE + 1L).build();
+    // Each codec by its name, and Spark's names for them.
+    for (Codec c : Codec.values()) {
+      assertEquals(c, WriterOptions.builder().codec(c).build().codec());
+    }
+    assertEquals(Codec.UNCOMPRESSED,
+        WriterOptions.builder().property("parquet.compression", "none").build().codec());
+    assertEquals(Codec.LZ4_RAW,
+        WriterOptions.builder().property("parquet.compression", "lz4_raw").build().codec());
     assertEquals(Map.of("parquet.compression", "GZIP", "zlib.compress.level", "9"),
         WriterOptions.builder().codec(Codec.ZSTD, 1).codec(Codec.GZIP, 9).build().toProperties());
   }

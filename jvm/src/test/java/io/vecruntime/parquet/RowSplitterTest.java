@@ -101,4 +101,35 @@ class RowSplitterTest {
       assertTrue(e.getMessage().contains("'ts'"), e.getMessage());
     }
   }
+
+  /**
+   * The JVM plans a native split only for bucket columns {@link RowSplitter#hashes} accepts:
+   * its answer is the splitter's own, for every row type and hash (a refused column fails the
+   * split naming it).
+   */
+  @Test
+  void hashesAnswersAsTheSplitterRefuses() {
+    try (RowBatch in = batch(); RowBatch out = new RowBatch(16, 8)) {
+      int refused = 0;
+      for (RowSplitter.Hash hash : RowSplitter.Hash.values()) {
+        for (RowType t : RowType.values()) {
+          int precision = t == RowType.DECIMAL || t == RowType.LEGACY_DECIMAL ? 9 : 0;
+          RowSplitter s = new RowSplitter(3, hash, 4).bucketBy("k", 2, t, precision, 0);
+          boolean hashes = RowSplitter.hashes(t, precision, hash);
+          if (hashes) {
+            s.split(in, out);
+          } else {
+            refused++;
+            IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> s.split(in, out), t + "");
+            assertTrue(e.getMessage().contains("'k'"), e.getMessage());
+          }
+        }
+      }
+      // TIME, LEGACY_DECIMAL, GEOMETRY, GEOGRAPHY by either hash; TIMESTAMP_NTZ by Hive's.
+      assertEquals(9, refused);
+      assertTrue(RowSplitter.hashes(RowType.TIMESTAMP_NTZ, 0, RowSplitter.Hash.MURMUR3));
+      assertTrue(!RowSplitter.hashes(RowType.TIMESTAMP_NTZ, 0, RowSplitter.Hash.HIVE));
+    }
+  }
 }

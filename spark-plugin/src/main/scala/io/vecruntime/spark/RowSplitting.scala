@@ -1,5 +1,7 @@
 package io.vecruntime.spark
 
+import scala.util.{Failure, Success, Try}
+
 import io.vecruntime.parquet.{RowSplitter, RowType}
 
 import org.apache.spark.sql.catalyst.expressions.{Attribute, BitwiseAnd, Expression, HashExpression, HiveHash, Literal, Murmur3Hash, Pmod}
@@ -73,10 +75,15 @@ object RowSplitting {
         case Some(e) => bucketing(e).toRight(s"bucket id expression ${e.sql} is not Spark's")
       }
       bucket <- all(spec._1, bucket = true).flatMap { keys =>
-        if (spec._2 == RowSplitter.Hash.HIVE &&
-          keys.exists(_.rowType == RowType.TIMESTAMP_NTZ)) {
-          Left("a Hive-compatible bucket column is a TIMESTAMP_NTZ")
-        } else Right(keys)
+        // The native splitter's rule (e.g. Hive's hash of TIMESTAMP_NTZ is left to Spark,
+        // whose generated and interpreted HiveHash differ on it).
+        Try(keys.find(k => !RowSplitter.hashes(k.rowType, k.precision, spec._2))) match {
+          case Success(Some(k)) => Left(s"bucket column ${k.name} (${k.rowType}) is not hashed " +
+            s"natively by ${if (spec._2 == RowSplitter.Hash.HIVE) "Hive's hash" else "Murmur3"}")
+          case Success(None) => Right(keys)
+          // (The driver asks the native library, which a driver of another platform lacks.)
+          case Failure(e) => Left(s"the native library is not loaded on the driver: $e")
+        }
       }
     } yield RowSplitting(allColumns.length, partition, bucket, spec._2, spec._3)
   }

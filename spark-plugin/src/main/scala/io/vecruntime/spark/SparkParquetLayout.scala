@@ -5,7 +5,6 @@ import scala.jdk.CollectionConverters._
 import io.vecruntime.parquet.{Codec, ParquetSchema, RowType, WriterOptions}
 import io.vecruntime.spark.shims.SparkShims
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.io.compress.zlib.ZlibFactory
 import org.apache.parquet.schema.{LogicalTypeAnnotation, MessageType, PrimitiveType, Type}
 import org.apache.parquet.schema.LogicalTypeAnnotation._
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
@@ -34,8 +33,14 @@ object SparkParquetLayout {
   val SPARK_VERSION_KEY = "org.apache.spark.version"
   val SPARK_METADATA_KEY = "org.apache.spark.sql.parquet.row.metadata"
 
-  /** The values of `parquet.writer.version` parquet-java's `WriterVersion.fromString` takes. */
+  /**
+   * The values of `parquet.writer.version` parquet-java's `WriterVersion.fromString` takes, and
+   * the codecs (Spark's names, as `ParquetOptions` gives them) the native writer writes: a write
+   * is planned with these, on the driver, without the native library; they are the native
+   * reader's answers (WriterOptionsSuite asks it).
+   */
   val WriterVersions = Set("v1", "v2", "PARQUET_1_0", "PARQUET_2_0")
+  val Codecs = Set("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4", "LZ4_RAW")
 
   /**
    * The data page version when the write does not name one. Spark's writer writes v1 then;
@@ -62,25 +67,6 @@ object SparkParquetLayout {
    * own writer, v1 by default, never writes them. ChunkParitySuite checks the reader still does.
    */
   val DeltaBinaryPacked = "vecruntime.delta-binary-packed"
-
-  /** Keys the native writer takes as they are (parquet-java's names). */
-  private val PlainKeys = Set(
-    "parquet.page.size", "parquet.dictionary.page.size", "parquet.block.size",
-    "parquet.page.row.count.limit", "parquet.block.row.count.limit", "parquet.enable.dictionary",
-    "parquet.column.statistics.enabled", "parquet.bloom.filter.max.bytes",
-    "parquet.columnindex.truncate.length", "parquet.statistics.truncate.length",
-    "parquet.page.write-checksum.enabled",
-    "parquet.page.size.row.check.min", "parquet.page.size.row.check.max",
-    "parquet.page.size.check.estimate", "vecruntime.rle.parquet-java-runs", DeltaBinaryPacked)
-
-  /**
-   * Bloom filter keys as `ParquetOutputFormat` reads them: enabled and adaptive per column or
-   * for all; the expected NDV, fpp and candidates per column only (parquet-java never reads
-   * their global keys, so a global `parquet.bloom.filter.fpp=2.0` changes nothing).
-   */
-  private val BloomKeysPerColumnOrAll = Seq("parquet.bloom.filter.adaptive.enabled")
-  private val BloomKeysPerColumn = Seq("parquet.bloom.filter.expected.ndv",
-    "parquet.bloom.filter.fpp", "parquet.bloom.filter.candidates.number")
 
   private val last =
     new ThreadLocal[(Configuration, StructType, Option[String], Option[StructType], SparkParquetLayout)]
@@ -242,17 +228,6 @@ object SparkParquetLayout {
   }
 
   /**
-   * The gzip level parquet-java's codec takes: Hadoop's `zlib.compress.level`, read by Hadoop
-   * (a name its enum lacks is its IllegalArgumentException, as for Spark's writer). The enum
-   * declares NO_COMPRESSION (0) to BEST_COMPRESSION (9) in order, then DEFAULT_COMPRESSION,
-   * zlib's default level 6.
-   */
-  def gzipLevel(conf: Configuration): Int = {
-    val l = ZlibFactory.getCompressionLevel(conf).ordinal()
-    if (l <= 9) l else 6
-  }
-
-  /**
    * Writer settings from the task's Hadoop configuration (write options included), and the
    * data page version the write asked for, read when it was planned: the task's configuration
    * always names one, as Spark's `prepareWrite` sets v1 there when the write names none.
@@ -262,49 +237,25 @@ object SparkParquetLayout {
       schema: ParquetSchema,
       metadata: Seq[(String, String)],
       writerVersion: Option[String]): WriterOptions = {
-    val b = WriterOptions.builder()
-    val codec = Codec.fromName(Option(conf.get("parquet.compression")).getOrElse("SNAPPY"))
-    val level = codec match {
-      // As ZstandardCodec reads it (the native writer clamps it to zstd's range as libzstd does).
-      case Codec.ZSTD => Option(conf.get("parquet.compression.codec.zstd.level"))
-        .map(_ => conf.getInt("parquet.compression.codec.zstd.level", 3))
-      case Codec.GZIP => Some(gzipLevel(conf))
-      case _ => None
+    // The writer's keys as the configuration holds them, read natively; a column's only for
+    // this file's columns (parquet-java ignores the others).
+    val columns = schema.columns().asScala.map(_.name()).toSet
+    val pairs = conf.iterator().asScala.map(e => e.getKey -> e.getValue).filter { case (k, _) =>
+      val hash = k.indexOf('#')
+      k != "parquet.writer.version" && WriterOptions.takes(k) &&
+        (hash < 0 || columns.contains(k.substring(hash + 1)))
+    }.toSeq.sortBy(_._1)
+    def options(more: (String, String)*): WriterOptions = {
+      val b = WriterOptions.builder()
+      (pairs ++ more).foreach { case (k, v) => b.property(k, v) }
+      metadata.foreach { case (k, v) => b.keyValueMetadata(k, v) }
+      b.build()
     }
-    level.fold(b.codec(codec))(l => b.codec(codec, l))
-    b.property("parquet.writer.version", writerVersion.getOrElse(defaultWriterVersion(codec, schema)))
-    val columns = schema.columns().asScala.map(_.name()).toSeq
-    conf.iterator().asScala.map(e => e.getKey -> e.getValue).toSeq.sortBy(_._1).foreach {
-      case (k, v) if PlainKeys.contains(k) => b.property(k, v)
-      case (k, v) if k.startsWith("parquet.enable.dictionary#") => b.property(k, v)
-      case _ =>
-    }
+    val version = writerVersion.getOrElse(defaultWriterVersion(options().codec(), schema))
     // A write that names its page version gets parquet-java's encodings for it, as Spark's.
-    if (conf.get(DeltaBinaryPacked) == null && writerVersion.isEmpty) b.property(DeltaBinaryPacked, "false")
-    // Byte stream split: parquet-java's global switch covers the floating-point columns.
-    val splitAll = conf.getBoolean("parquet.enable.bytestreamsplit", false)
-    schema.columns().asScala.foreach { c =>
-      val floating = c.physicalType() == ParquetSchema.PhysicalType.FLOAT ||
-        c.physicalType() == ParquetSchema.PhysicalType.DOUBLE
-      val key = s"parquet.enable.bytestreamsplit#${c.name()}"
-      val on = Option(conf.get(key)).map(_ => conf.getBoolean(key, false))
-        .getOrElse(splitAll && floating)
-      if (on) b.byteStreamSplit(c.name(), true)
-    }
-    // Bloom filters: a column's key, else the global one, as parquet-java's ColumnConfigParser.
-    columns.foreach { c =>
-      def setting(key: String): Option[String] =
-        Option(conf.get(s"$key#$c")).orElse(Option(conf.get(key)))
-      val enabled = Option(conf.get(s"parquet.bloom.filter.enabled#$c"))
-        .map(_ => conf.getBoolean(s"parquet.bloom.filter.enabled#$c", false))
-        .getOrElse(conf.getBoolean("parquet.bloom.filter.enabled", false))
-      if (enabled) {
-        b.property(s"parquet.bloom.filter.enabled#$c", "true")
-        BloomKeysPerColumnOrAll.foreach(k => setting(k).foreach(v => b.property(s"$k#$c", v)))
-        BloomKeysPerColumn.foreach(k => Option(conf.get(s"$k#$c")).foreach(v => b.property(s"$k#$c", v)))
-      }
-    }
-    metadata.foreach { case (k, v) => b.keyValueMetadata(k, v) }
-    b.build()
+    val integers = if (conf.get(DeltaBinaryPacked) == null && writerVersion.isEmpty) {
+      Seq(DeltaBinaryPacked -> "false")
+    } else Nil
+    options(Seq("parquet.writer.version" -> version) ++ integers: _*)
   }
 }

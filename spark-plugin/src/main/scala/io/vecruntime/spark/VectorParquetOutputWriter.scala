@@ -12,7 +12,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext
 import org.apache.spark.internal.Logging
 import org.apache.spark.memory.{MemoryConsumer, MemoryMode, TaskMemoryManager}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
 import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
 import org.apache.spark.sql.execution.metric.SQLMetric
@@ -95,7 +94,8 @@ class VectorParquetOutputWriter(
   // Native bytes last reported to the memory manager and the task's stats.
   private var accounted = 0L
 
-  private var toUnsafe: UnsafeProjection = _
+  private lazy val rowAppender =
+    new RowAppender(wide.fold(layout.sparkSchema)(_.schema).fields.map(_.dataType))
   private var stream: OutputStream = _
   private var batch: RowBatch = _
   private var writer: ColumnarParquetWriter = _
@@ -109,11 +109,11 @@ class VectorParquetOutputWriter(
     val file = new Path(path)
     // As ParquetOutputFormat: never overwrite (an existing file fails fast with Spark's error).
     // The native writer hands its file over in 1 MiB drains; through Hadoop's default 4 KiB
-    // buffer a local (checksummed) file takes one write(2) per 4.5 KB checksum batch, and a
-    // 55 MB file took 70 ms to write instead of 33 ms with a 1 MiB buffer. Bytes unchanged.
-    // Many open files keep a small buffer each (their files are small): 8 KiB, within which
-    // FileOutputStream copies from its own buffer; through a larger one every write is copied
-    // through a malloc'd one, and a partitioned write spent 10% of its time in malloc there.
+    // buffer a local (checksummed) file takes one write(2) per 4.5 KB checksum batch, about
+    // twice the time of a 1 MiB buffer (benchmarks/README.md, "Measurements behind design
+    // choices"). Bytes unchanged. Many open files keep a small buffer each (their files are
+    // small): 8 KiB, within which FileOutputStream copies from its own buffer; through a
+    // larger one every write is copied through a malloc'd one.
     val bufferSize =
       if (manyFiles) VectorParquetOutputWriter.ManyFilesStreamBuffer
       else math.max(conf.getInt("io.file.buffer.size", 4096), VectorParquetOutputWriter.MinStreamBuffer)
@@ -215,24 +215,9 @@ class VectorParquetOutputWriter(
   }
 
   private def writeRow(row: InternalRow): Unit = {
-    val u = row match {
-      case u: UnsafeRow => u
-      case other =>
-        if (toUnsafe == null) {
-          toUnsafe = UnsafeProjection.create(wide.fold(layout.sparkSchema)(_.schema))
-        }
-        toUnsafe(other)
-    }
-    if (u.getBaseObject != null) {
-      batch.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
-    } else {
-      // A row in off-heap memory (Spark's off-heap pages): RowBatch copies only from arrays it
-      // can bounds-check, so the row goes through a byte[] first.
-      val bytes = u.getBytes
-      batch.append(bytes, 0, bytes.length)
-    }
+    val size = rowAppender.append(batch, row)
     rows += 1
-    buffers.foreach(_.grew(u.getSizeInBytes))
+    buffers.foreach(_.grew(size))
     if (batch.isFull || batch.sizeInBytes() >= batchBytes) flush()
   }
 
@@ -354,8 +339,7 @@ class VectorParquetOutputWriter(
  * per partition holds its descriptors (two on the checksummed local file system) all along:
  * thousands of them per task, against the process's limit, and slow to start a process with
  * (Hadoop's local file system, without its native library, starts `chmod` for each file it
- * creates): store_sales partitioned by date, 3,648 files, took 190 s with the files open from
- * the start and 54 s created at close.
+ * creates; benchmarks/README.md has the partitioned write's figures both ways).
  */
 private final class DeferredFileStream(create: () => OutputStream, limit: Int) extends OutputStream {
   private var held = new ByteArrayOutputStream()

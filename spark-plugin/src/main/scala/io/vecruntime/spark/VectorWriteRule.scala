@@ -221,10 +221,8 @@ object VectorWriteRule {
         maxBytes.filter(m => bloom && m < BloomFilterMinBytes).map(m =>
           s"parquet.bloom.filter.max.bytes=$m is below the $BloomFilterMinBytes bytes of parquet-java's smallest bloom filter")
       },
-      () => codec match {
-        case "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD" | "LZ4" | "LZ4_RAW" => None
-        case other => Some(s"codec ${other.toLowerCase(Locale.ROOT)} is not written natively")
-      },
+      () => if (SparkParquetLayout.Codecs.contains(codec)) None
+        else Some(s"codec ${codec.toLowerCase(Locale.ROOT)} is not written natively"),
       () => {
         // Where a write's level does not reliably reach Spark's codec, its level is Spark's.
         val levelKey = codec match {

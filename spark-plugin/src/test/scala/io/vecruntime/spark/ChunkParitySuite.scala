@@ -150,7 +150,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
   val everything = Set("values", "statistics", "encodings", "encoding stats", "column index",
     "page rows", "pages", "bloom filter")
 
-  // BOOLEAN pages are PLAIN, where parquet-java's v2 writer makes them RLE (the README says why).
+  // BOOLEAN pages are PLAIN, where parquet-java's v2 writer makes them RLE (docs/user-guide.md says why).
   def booleanBytes(k: String): Boolean =
     Seq(" b ", " flag ").exists(c => k.contains(c)) &&
       Seq("encodings", "encoding stats", "pages").exists(a => k.endsWith(a))

@@ -118,6 +118,19 @@ class FallbackSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("the codecs and page versions planned as native are those the native writer reads") {
+    // The rule decides on the driver from its own lists; each entry is the native reader's
+    // answer, and so is each refusal (Spark's codec names as ParquetOptions gives them).
+    def reads(key: String, value: String): Boolean =
+      scala.util.Try(io.vecruntime.parquet.WriterOptions.builder().property(key, value).build()).isSuccess
+    for (codec <- Seq("UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW")) {
+      assert(SparkParquetLayout.Codecs.contains(codec) == reads("parquet.compression", codec), codec)
+    }
+    for (v <- SparkParquetLayout.WriterVersions.toSeq ++ Seq("V1", "v3", "PARQUET_3_0", "2")) {
+      assert(SparkParquetLayout.WriterVersions.contains(v) == reads("parquet.writer.version", v), v)
+    }
+  }
+
   test("the reason is logged") {
     val appender = new org.apache.logging.log4j.core.appender.AbstractAppender(
         "capture", null, null, true, Array.empty) {

@@ -56,7 +56,9 @@ class OperationsSuite extends VecRuntimeSparkSession {
         "parquet.bloom.filter.expected.ndv" -> "-3"),
       Map("parquet.bloom.filter.enabled" -> "true", "parquet.bloom.filter.adaptive.enabled" -> "true",
         "parquet.bloom.filter.candidates.number" -> "0"),
-      Map("parquet.enable.dictionary" -> "maybe"))
+      Map("parquet.enable.dictionary" -> "maybe"),
+      // A column's key for a column the file lacks: parquet-java ignores it.
+      Map("parquet.enable.dictionary#absent" -> "false", "parquet.bloom.filter.enabled#absent" -> "true"))
     for (options <- settings) {
       val ours = newDir("setting")
       val theirs = newDir("setting-spark")
@@ -71,6 +73,22 @@ class OperationsSuite extends VecRuntimeSparkSession {
           (c.getPath.toDotString, c.getCodec, c.hasDictionaryPage, c.getBloomFilterOffset >= 0))
       assert(chunks(o) == chunks(t), s"$options: codec, dictionary, bloom filter per column")
     }
+  }
+
+  test("byte stream split for all floating-point columns, as parquet-java's configuration") {
+    val df = spark.range(0, 5000, 1, 1).selectExpr("id", "cast(id as double) / 7 as d",
+      "cast(id as float) / 3 as f", "cast(id as double) / 11 as e")
+    val options = Map("parquet.enable.bytestreamsplit" -> "true", "parquet.enable.dictionary" -> "false",
+      "parquet.enable.bytestreamsplit#e" -> "false")
+    val ours = newDir("bss")
+    val theirs = newDir("bss-spark")
+    assert(usesVecRuntime(planOf(df.write.options(options).parquet(ours))))
+    withConf(VecRuntimeConf.ENABLED -> "false")(df.write.options(options).parquet(theirs))
+    val split = (dir: String) => footer(dataFiles(dir).head).getBlocks.asScala.head.getColumns.asScala
+      .map(c => c.getPath.toDotString -> c.getEncodings.asScala.exists(_.name == "BYTE_STREAM_SPLIT")).toMap
+    // (ParquetOutputFormat reads no column's own key for it.)
+    assert(split(ours) == Map("id" -> false, "d" -> true, "f" -> true, "e" -> true))
+    assert(split(ours) == split(theirs))
   }
 
   test("a bad vecruntime setting fails the write before any task, naming the key") {

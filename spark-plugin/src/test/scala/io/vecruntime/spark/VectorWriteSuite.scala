@@ -432,6 +432,6 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
       allTypesDf(100).write.option("parquet.page.size", "0").parquet(newDir("bad-option"))
     }
     val messages = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).toSeq
-    assert(messages.exists(m => m != null && m.contains("page_size must be in 1")), messages)
+    assert(messages.exists(m => m != null && m.contains("parquet.page.size must be in 1")), messages)
   }
 }

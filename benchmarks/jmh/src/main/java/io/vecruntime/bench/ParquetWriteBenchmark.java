@@ -1,6 +1,5 @@
 package io.vecruntime.bench;
 
-import io.vecruntime.parquet.Codec;
 import io.vecruntime.parquet.ColumnBuffers;
 import io.vecruntime.parquet.ColumnarParquetWriter;
 import io.vecruntime.parquet.ParquetSchema;
@@ -120,7 +119,7 @@ public class ParquetWriteBenchmark {
   public long vecruntime() throws IOException {
     Discard out = new Discard();
     try (ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema,
-        WriterOptions.builder().codec(Codec.fromName(codec)).build())) {
+        WriterOptions.builder().property("parquet.compression", codec).build())) {
       for (VectorBuffers b : batches) {
         w.write(b);
       }

@@ -2,7 +2,7 @@ package io.vecruntime.spark.shims
 
 import scala.collection.mutable.ArrayBuffer
 
-import io.vecruntime.spark.{SparkParquetLayout, WideRows}
+import io.vecruntime.spark.{RowAppender, SparkParquetLayout, WideRows}
 import org.apache.hadoop.conf.Configuration
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -45,11 +45,7 @@ private[spark] class VariantFile(
         BoundReference(i, w.schema(i).dataType, w.schema(i).nullable)))
       p(_)
     case None =>
-      lazy val p = UnsafeProjection.create(dataSchema)
-      (r: InternalRow) => r match {
-        case u: UnsafeRow => u
-        case other => p(other)
-      }
+      new RowAppender(dataSchema.fields.map(_.dataType)).unsafe
   }
 
   private var file: OutputWriter = _

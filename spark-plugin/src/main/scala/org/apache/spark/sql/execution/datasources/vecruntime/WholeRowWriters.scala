@@ -14,7 +14,7 @@ import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.DataType
 
 import io.vecruntime.parquet.RowBatch
-import io.vecruntime.spark.{NativeMemory, RowSplitting, VectorParquetOutputWriter}
+import io.vecruntime.spark.{NativeMemory, RowAppender, RowSplitting, VectorParquetOutputWriter}
 
 /**
  * Spark's partitioned and bucketed task writers, less one projection: Spark copies each row's
@@ -29,12 +29,9 @@ import io.vecruntime.spark.{NativeMemory, RowSplitting, VectorParquetOutputWrite
 private[vecruntime] object WholeRows {
   /** The input row as it is (an UnsafeRow), or copied into one. */
   final class Pass(types: Array[DataType]) extends UnsafeProjection {
-    private lazy val toUnsafe = UnsafeProjection.create(types)
+    private val rows = new RowAppender(types)
 
-    override def apply(row: InternalRow): UnsafeRow = row match {
-      case u: UnsafeRow => u
-      case other => toUnsafe(other)
-    }
+    override def apply(row: InternalRow): UnsafeRow = rows.unsafe(row)
   }
 }
 
@@ -229,7 +226,7 @@ private[vecruntime] class SplitRowsWriter(
   import WholeRowConcurrentWriter.NoBucket
 
   private val types = description.allColumns.map(_.dataType).toArray
-  private lazy val toUnsafe = UnsafeProjection.create(types)
+  private val rowAppender = new RowAppender(types)
   private val splitter = splitting.splitter()
   private var in = new RowBatch(splitting.batchRows, SplitRowsWriter.FirstBatchBytes)
   private var grouped = new RowBatch(splitting.batchRows, SplitRowsWriter.FirstBatchBytes)
@@ -249,17 +246,7 @@ private[vecruntime] class SplitRowsWriter(
     if (rest != null) super.writeWithIterator(rest ++ iterator)
   }
 
-  private def append(row: InternalRow): Unit = {
-    val u = row match {
-      case u: UnsafeRow => u
-      case other => toUnsafe(other)
-    }
-    if (u.getBaseObject != null) in.append(u.getBaseObject, u.getBaseOffset, u.getSizeInBytes)
-    else {
-      val bytes = u.getBytes
-      in.append(bytes, 0, bytes.length)
-    }
-  }
+  private def append(row: InternalRow): Unit = rowAppender.append(in, row)
 
   private def rowOf(batch: RowBatch, i: Int): UnsafeRow = {
     view.pointTo(null, batch.rowAddress(i), batch.rowSize(i))
