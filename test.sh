@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
-# Runs every test: Rust unit/integration tests (arrow-rs reads our files), clippy, the JVM tests
-# (Maven: JNI bridge, parity with parquet-java 1.17.0, our Spark suites on Spark 4.2 and a smaller
-# set on 4.1, 4.0 and 3.5, and Spark's own suites with the plugin on, and off where a test fails:
-# the CI set of scripts/spark-suites.sh) and the Python tests
-# (pyarrow, DuckDB, polars read files written by the CLI; a local-cluster Spark).
+# Runs every test: Rust unit and integration tests (arrow-rs reads our files), clippy, the JVM
+# tests (Maven: JNI bridge, parity with parquet-java 1.17.0, our Spark suites on Spark 4.2 and a
+# smaller set on 4.1, 4.0 and 3.5, and Spark's own suites with the plugin on, and off where a
+# test fails: the CI set of scripts/spark-suites.sh) and the Python tests (pyarrow, DuckDB,
+# polars read files written by the CLI; a local-cluster Spark). `./test.sh quick` is the edit
+# loop's few minutes (below).
 # Installs what it needs: Python packages into .venv, crates through cargo, jars through Maven.
 set -euo pipefail
 cd "$(dirname "$0")"
 # Minutes so far, after each part: the suite must stay within 45 minutes on 2 cores.
 elapsed() { echo "-- $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
+
+# `./test.sh quick`, the edit loop (a few minutes): fmt, clippy, cargo test, then the JVM unit
+# tests (JNI bridge, parity with parquet-java) and VectorWriteSuite on Spark 4.2.
+if [ "${1:-}" = quick ]; then
+  cargo fmt --all -- --check
+  cargo clippy --workspace --all-targets -- -D warnings
+  cargo test --workspace
+  elapsed
+  mvn -B -q -pl jvm,spark-plugin package -Dsuites=io.vecruntime.spark.VectorWriteSuite
+  elapsed
+  exit 0
+elif [ $# -gt 0 ]; then
+  echo "usage: ./test.sh [quick]" >&2
+  exit 2
+fi
 
 echo "== cargo fmt / clippy"
 cargo fmt --all -- --check

@@ -19,7 +19,7 @@ import org.scalatest.events._
  *
  * A test that passes with the plugin off and fails with it on is a defect: the run fails. A test
  * in the exclusions file is not run with the plugin on; each line gives its reason, an intended
- * difference the README documents. With `on,off:failed` the plugin-off baseline runs only for
+ * difference docs/testing.md documents. With `on,off:failed` the plugin-off baseline runs only for
  * the suites with a test failing with the plugin on (the others show "-" for it).
  *
  * {{{
