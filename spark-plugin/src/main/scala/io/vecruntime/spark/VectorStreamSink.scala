@@ -38,6 +38,8 @@ object VectorStreamSink extends Rule[LogicalPlan] with Logging {
     }
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
+    // A Delta sink's micro-batch starts its transaction on this (the stream's) thread.
+    DeltaWrites.observeThisThread()
     plan.foreach {
       case w: WriteToMicroBatchDataSourceV1 => w.sink match {
         case sink: FileStreamSink => swap(sink)

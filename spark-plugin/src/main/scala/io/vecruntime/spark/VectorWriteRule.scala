@@ -42,6 +42,8 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
       }
       return plan
     }
+    // A table format's commands (Delta's) started on this thread write natively.
+    DeltaWrites.observeThisThread()
     val done = plan.exists {
       case _: VectorWriteFilesExec | _: VecRuntimeFallbackWriteFilesExec => true
       case _ => false

@@ -41,6 +41,13 @@ object WriteCensus {
   private def add(kind: String): Unit =
     counts.computeIfAbsent((scope, kind), _ => new AtomicLong()).incrementAndGet()
 
+  /**
+   * A table format's write job (`format`: "Delta"), which no write node of Spark's plans shows:
+   * counted as its files are prepared, `native (Delta)` or `fallback (Delta): <reason>`.
+   */
+  def tableFormatWrite(format: String, reason: Option[String]): Unit =
+    add(reason.fold(s"native ($format)")(r => s"fallback ($format): $r"))
+
   /** (scope, kind) -> writes. */
   def snapshot(): Map[(String, String), Long] =
     counts.asScala.map { case (k, v) => k -> v.get }.toMap

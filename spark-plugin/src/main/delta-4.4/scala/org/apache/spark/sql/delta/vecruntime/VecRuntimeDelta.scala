@@ -1,0 +1,71 @@
+package org.apache.spark.sql.delta.vecruntime
+
+import io.vecruntime.spark.TableFormatHook
+
+import org.apache.spark.sql.delta.{OptimisticTransaction, TransactionExecutionObserver}
+
+/**
+ * Delta Lake 4.4's writes through the native writer. Every Delta command that writes data files
+ * (WriteIntoDelta behind save, saveAsTable, insertInto, INSERT, CTAS and RTAS; MERGE, UPDATE,
+ * DELETE; OPTIMIZE; the streaming sink) starts its transaction through the thread's
+ * `TransactionExecutionObserver`, and writes through the transaction's `writeFiles`. The
+ * plugin's rule puts [[VecRuntimeObserver]] on the thread that runs a query, before it runs;
+ * it hands each command a [[VecRuntimeTransaction]], whose `writeFiles` is Delta's with the
+ * files written natively. Delta keeps its log, statistics, column mapping, constraints and
+ * commit.
+ */
+object VecRuntimeDelta extends TableFormatHook {
+  /** The Delta release line this shim is built against. */
+  val Release = "4.4"
+
+  override lazy val unsupported: Option[String] = {
+    val version = io.delta.VERSION
+    if (version.startsWith(Release + ".")) None
+    else Some(s"Delta Lake $version is on the class path; this jar writes Delta $Release natively")
+  }
+
+  override def observeThisThread(): Unit = {
+    val current = TransactionExecutionObserver.getObserver
+    if (!current.isInstanceOf[VecRuntimeObserver]) {
+      TransactionExecutionObserver.setObserver(new VecRuntimeObserver(current))
+    }
+  }
+}
+
+/**
+ * The thread's transaction observer, `next` underneath: each transaction Delta starts is handed
+ * on as a [[VecRuntimeTransaction]] over the same table, snapshot and catalog entry; every
+ * other call goes to `next`.
+ */
+class VecRuntimeObserver(val next: TransactionExecutionObserver)
+  extends TransactionExecutionObserver {
+
+  override def startingTransaction(f: => OptimisticTransaction): OptimisticTransaction =
+    next.startingTransaction(f) match {
+      case t: VecRuntimeTransaction => t
+      case t => new VecRuntimeTransaction(t)
+    }
+
+  override def preparingCommit[T](f: => T): T = next.preparingCommit(f)
+
+  override def beginDoCommit(): Unit = next.beginDoCommit()
+
+  override def beginBackfill(): Unit = next.beginBackfill()
+
+  override def beginPostCommit(): Unit = next.beginPostCommit()
+
+  override def transactionCommitted(): Unit = next.transactionCommitted()
+
+  override def transactionAborted(): Unit = next.transactionAborted()
+
+  override def createChild(): TransactionExecutionObserver = next.createChild()
+
+  override def getNextObserver: Option[TransactionExecutionObserver] = next.getNextObserver
+
+  override def setNextObserver(o: TransactionExecutionObserver): Unit = next.setNextObserver(o)
+
+  override def advanceToNextThreadObserver(): Unit = {
+    next.advanceToNextThreadObserver()
+    VecRuntimeDelta.observeThisThread()
+  }
+}

@@ -1,0 +1,193 @@
+package org.apache.spark.sql.delta.vecruntime
+
+import scala.collection.mutable.ListBuffer
+
+import io.vecruntime.spark.{DelegatingVectorFormat, VecRuntimeConf}
+import org.apache.hadoop.fs.Path
+
+import org.apache.spark.sql.{DataFrame, Dataset, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.delta.{DeltaOptions, IdentityColumn, OptimisticTransaction}
+import org.apache.spark.sql.delta.IcebergCompat
+import org.apache.spark.sql.delta.MaterializePartitionColumnsTableFeature
+import org.apache.spark.sql.delta.DeltaConfigs
+import org.apache.spark.sql.delta.actions.{AddFile, FileAction}
+import org.apache.spark.sql.delta.constraints.{Constraint, Constraints, DeltaInvariantCheckerExec}
+import org.apache.spark.sql.delta.files.{DelayedCommitProtocol, DeltaFileFormatWriter, TransactionalWrite}
+import org.apache.spark.sql.delta.hooks.AutoCompact
+import org.apache.spark.sql.delta.perf.DeltaOptimizedWriterExec
+import org.apache.spark.sql.delta.schema.{EmptySchemaWriteException, InnerInvariantViolationException}
+import org.apache.spark.sql.delta.shims.VariantShreddingShims
+import org.apache.spark.sql.delta.sources.DeltaSQLConf
+import org.apache.spark.sql.delta.stats.DeltaJobStatisticsTracker
+import org.apache.spark.sql.delta.util.TableParquetVersionOption
+import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
+import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, WriteJobStatsTracker}
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * Delta's transaction over `txn`'s table, snapshot and catalog entry, whose `writeFiles` writes
+ * the data files natively. It takes Delta 4.4's steps in Delta's order, through the
+ * transaction's own members (normalisation, CDC partition, constraints, statistics and identity
+ * trackers, the committer, optimized writes, the write options Delta keeps), and hands
+ * `DeltaFileFormatWriter` the table's file format wrapped in [[DelegatingVectorFormat]]: Delta's
+ * `prepareWrite` sets the job up, its data writers feed the statistics trackers each row, and
+ * only the files' bytes come from the native writer. With the plugin off for the session, it
+ * is Delta's own `writeFiles`.
+ */
+class VecRuntimeTransaction(txn: OptimisticTransaction)
+  extends OptimisticTransaction(txn.deltaLog, txn.catalogTable, txn.snapshot) {
+
+  override def writeFiles(
+      inputData: Dataset[_],
+      writeOptions: Option[DeltaOptions],
+      isOptimize: Boolean,
+      additionalConstraints: Seq[Constraint]): Seq[FileAction] = {
+    val session = inputData.sparkSession
+    if (!VecRuntimeConf.enabled(session.sessionState.conf)) {
+      super.writeFiles(inputData, writeOptions, isOptimize, additionalConstraints)
+    } else {
+      writeNatively(session, inputData, writeOptions, isOptimize, additionalConstraints)
+    }
+  }
+
+  private def writeNatively(
+      session: SparkSession,
+      inputData: Dataset[_],
+      writeOptions: Option[DeltaOptions],
+      isOptimize: Boolean,
+      additionalConstraints: Seq[Constraint]): Seq[FileAction] = {
+    hasWritten = true
+    // CDC rows get the `__is_cdc` partition, which routes them to `_change_data`.
+    val (data, partitionSchema) = performCDCPartition(inputData)
+    val outputPath = deltaLog.dataPath
+    val (queryExecution, output, generatedColumnConstraints, trackedByData) =
+      normalizeData(deltaLog, writeOptions, data)
+    val trackIdentity = trackHighWaterMarks.getOrElse(trackedByData)
+    val partitioningColumns = getPartitioningColumns(partitionSchema, output)
+    val committer = getCommitter(outputPath)
+    val (statsDataSchema, _) = getStatsSchema(output, partitionSchema)
+    val (statsTracker, _) =
+      getOptionalStatsTrackerAndStatsCollection(output, outputPath, partitionSchema, data)
+    val constraints =
+      Constraints.getAll(metadata, session) ++ generatedColumnConstraints ++ additionalConstraints
+    Constraints.validateCheckConstraints(session, constraints, deltaLog, metadata.schema)
+    val identityTracker = IdentityColumn.createIdentityColumnStatsTracker(session,
+      deltaLog.newDeltaHadoopConf(), outputPath, metadata.schema, statsDataSchema, trackIdentity)
+
+    SQLExecution.withNewExecutionId(queryExecution, Option("deltaTransactionalWrite")) {
+      val historyTracker = historyStatsTracker(session)
+      try {
+        DeltaFileFormatWriter.write(
+          sparkSession = session,
+          plan = writePlan(session, queryExecution.executedPlan, partitioningColumns,
+            constraints, writeOptions, isOptimize),
+          fileFormat = new DelegatingVectorFormat(deltaLog.fileFormat(protocol, metadata),
+            manyFiles = partitioningColumns.nonEmpty, tableFormat = "Delta"),
+          committer = committer,
+          outputSpec = FileFormatWriter.OutputSpec(outputPath.toString, Map.empty, output),
+          // scalastyle:off deltahadoopconfiguration
+          hadoopConf =
+            session.sessionState.newHadoopConfWithOptions(metadata.configuration ++ deltaLog.options),
+          // scalastyle:on deltahadoopconfiguration
+          partitionColumns = partitioningColumns,
+          bucketSpec = None,
+          statsTrackers = statsTracker.toSeq ++ historyTracker.toSeq ++ identityTracker.toSeq,
+          options = writerOptions(session, writeOptions))
+      } catch {
+        case InnerInvariantViolationException(violation) => throw violation
+        case e if EmptySchemaWriteException.isEmptySchemaWriteException(e) =>
+          EmptySchemaWriteException.throwEmptySchemaWriteException(e, metadata)
+      }
+      historyTracker.foreach { t =>
+        IdentityColumn.logTableWrite(snapshot, trackIdentity,
+          t.driverSideMetrics.get("numOutputRows").map(_.value))
+      }
+    }
+
+    val files = addedFiles(committer, statsTracker)
+    if (files.nonEmpty && !isOptimize) registerPostCommitHook(AutoCompact)
+    identityTracker.foreach(t => updatedIdentityHighWaterMarks.appendAll(t.highWaterMarks.toSeq))
+    files ++ committer.changeFiles
+  }
+
+  /**
+   * The plan the files are written from: partition strings emptied to null where constraints
+   * read them, the constraints checked, and (unless OPTIMIZE, whose files are balanced already)
+   * an optimized write's shuffle where the write, session or table asks for one.
+   */
+  private def writePlan(
+      session: SparkSession,
+      executed: SparkPlan,
+      partitioningColumns: Seq[Attribute],
+      constraints: Seq[Constraint],
+      writeOptions: Option[DeltaOptions],
+      isOptimize: Boolean): SparkPlan = {
+    val checked = DeltaInvariantCheckerExec(session,
+      convertEmptyToNullIfNeeded(executed, partitioningColumns, constraints), constraints)
+    val optimizeWrite = writeOptions.flatMap(_.optimizeWrite).getOrElse(
+      TransactionalWrite.shouldOptimizeWrite(metadata, session.sessionState.conf))
+    if (!isOptimize && optimizeWrite) {
+      DeltaOptimizedWriterExec(checked, metadata.partitionColumns, deltaLog)
+    } else {
+      checked
+    }
+  }
+
+  /** Spark's write statistics for the table history's operation metrics, where kept. */
+  private def historyStatsTracker(session: SparkSession): Option[BasicWriteJobStatsTracker] =
+    if (!session.conf.get(DeltaSQLConf.DELTA_HISTORY_METRICS_ENABLED)) None
+    else {
+      val tracker = new BasicWriteJobStatsTracker(
+        new SerializableConfiguration(deltaLog.newDeltaHadoopConf()),
+        BasicWriteJobStatsTracker.metrics)
+      registerSQLMetrics(session, tracker.driverSideMetrics)
+      Some(tracker)
+    }
+
+  /**
+   * The write options Delta passes its file format: the record limit, codec, Parquet version
+   * and timestamp type of the write, whether partition columns are written into the files, the
+   * Variant shredding of the table, and the table's Parquet version.
+   */
+  private def writerOptions(
+      session: SparkSession,
+      writeOptions: Option[DeltaOptions]): Map[String, String] = {
+    val kept = Set(DeltaOptions.MAX_RECORDS_PER_FILE, DeltaOptions.COMPRESSION,
+      DeltaOptions.PARQUET_VERSION, DeltaOptions.PARQUET_OUTPUT_TIMESTAMP_TYPE)
+    val partitionColumnsInFiles = IcebergCompat.isAnyEnabled(metadata) ||
+      protocol.isFeatureSupported(MaterializePartitionColumnsTableFeature) ||
+      DeltaConfigs.WRITE_PARTITION_COLUMNS_TO_PARQUET.fromMetaData(metadata).getOrElse(true)
+    // (Keys as the options' case-insensitive map iterates them: lower case, as Delta's.)
+    val chosen = writeOptions.fold(Map.empty[String, String])(_.options.iterator.filter {
+      case (k, _) => kept.exists(_.equalsIgnoreCase(k))
+    }.toMap) + (DeltaOptions.WRITE_PARTITION_COLUMNS -> partitionColumnsInFiles.toString)
+    chosen ++
+      VariantShreddingShims.getVariantInferShreddingSchemaOptions(
+        DeltaConfigs.ENABLE_VARIANT_SHREDDING.fromMetaData(metadata)) ++
+      TableParquetVersionOption.getWriterOptions(session, chosen, metadata.configuration)
+  }
+
+  /**
+   * The files the committer added, with the statistics the tracker recorded for each; files
+   * known to hold no row are dropped (an empty MERGE or DELETE source writes such files), and
+   * from IcebergCompatV2 on each file is tagged with the compat version.
+   */
+  private def addedFiles(
+      committer: DelayedCommitProtocol,
+      statsTracker: Option[DeltaJobStatisticsTracker]): Seq[FileAction] = {
+    val withStats = statsTracker match {
+      case Some(t) => committer.addedStatuses.map(a => a.copy(stats = t.recordedStats(a.toPath.getName)))
+      case None => committer.addedStatuses
+    }
+    val nonEmpty: Seq[FileAction] = withStats.filter(_.numLogicalRecords.forall(_ > 0)).toSeq
+    IcebergCompat.anyEnabled(metadata).filter(_.version >= 2) match {
+      case Some(compat) => nonEmpty.map {
+        case a: AddFile => a.copy(tags = Option(a.tags).getOrElse(Map.empty[String, String]) +
+          (AddFile.Tags.ICEBERG_COMPAT_VERSION.name -> compat.version.toString))
+        case other => other
+      }
+      case None => nonEmpty
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.vecruntime.spark.bench
+
+import java.io.File
+import java.util.concurrent.atomic.AtomicLong
+
+import io.vecruntime.spark.VecRuntimeConf
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.vecruntime.ListenerShim
+
+/**
+ * TPC-DS store_sales into Delta Lake tables, Delta's writer (the plugin off) against the native
+ * writer, in one local[2] session (the table cached, snappy), launches alternating. Cases:
+ * `append` (a new table from the whole table), `partitioned` (the same, partitioned by
+ * ss_sold_date_sk), `merge` (MERGE of 10% of the rows updated and 1% new into a table of
+ * store_sales that Delta's writer wrote), `optimize` (OPTIMIZE of a table of 40 appends that
+ * Delta's writer wrote). The medians of the runs of the timed statement's wall time and
+ * executor CPU time, and the bytes of the table's data files.
+ *
+ * Arguments: `store_sales.parquet [runs=5] [cases=append,partitioned,merge,optimize]`.
+ */
+object DeltaWriteBenchmark {
+  import LocalSpark.deleteRecursively
+
+  case class Run(wall: Double, cpu: Double, bytes: Long)
+
+  def main(args: Array[String]): Unit = {
+    val input = new File(args(0)).getAbsolutePath
+    val runs = args.lift(1).map(_.toInt).getOrElse(5)
+    val cases = args.lift(2).map(_.split(",").toSeq)
+      .getOrElse(Seq("append", "partitioned", "merge", "optimize"))
+    val out = new File("benchmarks/data/delta-write").getAbsoluteFile
+    val spark = LocalSpark.session("vecruntime delta-write benchmark", "4g",
+      "spark.sql.extensions" ->
+        "io.delta.sql.DeltaSparkSessionExtension,io.vecruntime.spark.VecRuntimeExtensions",
+      "spark.sql.catalog.spark_catalog" -> "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+      "spark.sql.shuffle.partitions" -> "2")
+    val cpuNanos = new AtomicLong()
+    spark.sparkContext.addSparkListener(new SparkListener {
+      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+    })
+    try {
+      val df = spark.read.parquet(input).cache()
+      val rows = df.count()
+      println(f"store_sales: $rows%,d rows from $input, ${df.rdd.getNumPartitions} partitions, " +
+        s"cached; local[2]; Delta Lake ${io.delta.VERSION}; median of $runs runs")
+      // 10% of the rows with a new quantity, and 1% new rows (ticket numbers past the table's).
+      val updates = df.where("abs(hash(ss_ticket_number, ss_item_sk)) % 10 = 0")
+        .selectExpr("*").withColumn("ss_quantity", org.apache.spark.sql.functions.expr("ss_quantity + 1"))
+      val inserts = df.where("abs(hash(ss_item_sk, ss_ticket_number)) % 100 = 1")
+        .withColumn("ss_ticket_number", org.apache.spark.sql.functions.expr("ss_ticket_number + 1000000000"))
+      val changes = updates.unionByName(inserts).cache()
+      println(f"merge source: ${changes.count()}%,d rows (10%% updated, 1%% new), cached")
+      changes.createOrReplaceTempView("bench_changes")
+
+      def measure(body: => Unit): (Double, Double) = {
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        System.gc()
+        cpuNanos.set(0)
+        val t = System.nanoTime()
+        body
+        val wall = (System.nanoTime() - t) / 1e9
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        (wall, cpuNanos.get() / 1e9)
+      }
+      def bytes(dir: File): Long =
+        if (dir.isDirectory) Option(dir.listFiles()).toSeq.flatten.filterNot(_.getName == "_delta_log")
+          .map(bytes).sum
+        else if (dir.getName.endsWith(".parquet")) dir.length else 0L
+      def withPlugin[T](on: Boolean)(f: => T): T = {
+        spark.conf.set(VecRuntimeConf.ENABLED, on.toString)
+        try f finally spark.conf.set(VecRuntimeConf.ENABLED, "true")
+      }
+      // The table a case starts from, written by Delta's writer, untimed.
+      def prepare(name: String, dir: File): Unit = withPlugin(on = false) {
+        name match {
+          case "merge" => df.write.format("delta").save(dir.getPath)
+          case "optimize" =>
+            val parts = df.randomSplit(Array.fill(40)(1.0), seed = 7)
+            parts.foreach(_.coalesce(1).write.format("delta").mode("append").save(dir.getPath))
+          case _ =>
+        }
+      }
+      def timed(name: String, dir: File): Unit = name match {
+        case "append" => df.write.format("delta").save(dir.getPath)
+        case "partitioned" => df.write.format("delta").partitionBy("ss_sold_date_sk").save(dir.getPath)
+        case "merge" => spark.sql(s"""MERGE INTO delta.`${dir.getPath}` t USING bench_changes c
+          ON t.ss_ticket_number = c.ss_ticket_number AND t.ss_item_sk = c.ss_item_sk
+          WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *""")
+        case "optimize" => spark.sql(s"OPTIMIZE delta.`${dir.getPath}`")
+      }
+      val writers = Seq("Delta" -> false, "vecruntime" -> true)
+      val results = for (name <- cases) yield {
+        val perWriter = writers.map(_._1 -> scala.collection.mutable.Buffer[Run]()).toMap
+        // One unmeasured round, then the runs, writers alternating.
+        for (run <- 0 to runs; (writer, on) <- writers) {
+          val dir = new File(out, s"$name-$writer-$run")
+          deleteRecursively(dir)
+          prepare(name, dir)
+          val (wall, cpu) = withPlugin(on)(measure(timed(name, dir)))
+          if (run > 0) perWriter(writer) += Run(wall, cpu, bytes(dir))
+          deleteRecursively(dir)
+        }
+        name -> writers.map { case (w, _) => w -> median(perWriter(w).toSeq) }
+      }
+      println()
+      println("| case | writer | time | CPU | bytes |")
+      println("|---|---|--:|--:|--:|")
+      for ((name, ws) <- results; (w, r) <- ws) {
+        println(f"| $name | $w | ${r.wall}%.2f s | ${r.cpu}%.2f s | ${r.bytes}%,d |")
+      }
+      println()
+      println("| case | speed-up | CPU: x less | bytes: ours / Delta's |")
+      println("|---|--:|--:|--:|")
+      for ((name, ws) <- results) {
+        val (d, v) = (ws.head._2, ws(1)._2)
+        println(f"| $name | ${d.wall / v.wall}%.2fx | ${d.cpu / v.cpu}%.2fx | ${v.bytes.toDouble / d.bytes}%.3f |")
+      }
+    } finally spark.stop()
+  }
+
+  def median(rs: Seq[Run]): Run = {
+    def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
+    Run(m(_.wall), m(_.cpu), m(_.bytes.toDouble).toLong)
+  }
+}
