@@ -122,8 +122,11 @@ pub struct WriterOptions {
     pub dictionary_enabled: bool,
     /// Per-column overrides of `dictionary_enabled` (`parquet.enable.dictionary#col`).
     pub dictionary_columns: HashMap<String, bool>,
-    /// `parquet.column.statistics.enabled`; the chunk null count is always written.
+    /// `parquet.column.statistics.enabled`: chunk and page statistics (off: none, not even the
+    /// null count, as parquet-java's `NoopStatistics`).
     pub statistics_enabled: bool,
+    /// Per-column overrides of `statistics_enabled` (`parquet.column.statistics.enabled#col`).
+    pub statistics_columns: HashMap<String, bool>,
     /// `parquet.enable.bytestreamsplit`: BYTE_STREAM_SPLIT as the fallback encoding of the
     /// FLOAT and DOUBLE columns without their own key, as parquet-java's global switch.
     pub byte_stream_split_floating: bool,
@@ -136,6 +139,9 @@ pub struct WriterOptions {
     /// every column without its own key, adaptive or not.
     pub bloom_filter_all: bool,
     pub bloom_filter_adaptive_all: bool,
+    /// The candidate count of every column's adaptive filter
+    /// (`parquet.bloom.filter.candidates.number` of any column, as parquet-java reads it).
+    pub bloom_filter_candidates: usize,
     /// Columns whose own key turns the filter for all columns off.
     pub bloom_filters_off: HashSet<String>,
     /// `parquet.bloom.filter.max.bytes`.
@@ -178,11 +184,13 @@ impl Default for WriterOptions {
             dictionary_enabled: true,
             dictionary_columns: HashMap::new(),
             statistics_enabled: true,
+            statistics_columns: HashMap::new(),
             byte_stream_split_floating: false,
             byte_stream_split_columns: HashMap::new(),
             bloom_filters: HashMap::new(),
             bloom_filter_all: false,
             bloom_filter_adaptive_all: false,
+            bloom_filter_candidates: 5,
             bloom_filters_off: HashSet::new(),
             bloom_filter_max_bytes: 1024 * 1024,
             column_index_truncate_length: 64,
@@ -272,6 +280,7 @@ impl WriterOptions {
             None if self.bloom_filter_all && !self.bloom_filters_off.contains(column) => {
                 Some(BloomFilterOptions {
                     adaptive: self.bloom_filter_adaptive_all,
+                    candidates: self.bloom_filter_candidates,
                     ..BloomFilterOptions::default()
                 })
             }
@@ -289,6 +298,13 @@ impl WriterOptions {
                     && matches!(physical, PhysicalType::Float | PhysicalType::Double)
             }
         }
+    }
+
+    pub(crate) fn statistics_for(&self, column: &str) -> bool {
+        *self
+            .statistics_columns
+            .get(column)
+            .unwrap_or(&self.statistics_enabled)
     }
 
     pub(crate) fn dictionary_for(&self, column: &str) -> bool {

@@ -2,11 +2,11 @@
 //! one reader of them.
 //!
 //! The JVM side hands options over as these key/value pairs, as a Hadoop configuration holds
-//! them (the Spark plugin passes each pair whose key [`takes`] accepts), so a configuration or a
-//! Spark write option maps onto the writer without a second vocabulary. Per-column keys take
-//! the column after `#`, as parquet-java's `ColumnConfigParser` does
-//! (`parquet.bloom.filter.enabled#ss_item_sk`); a key for all columns applies to each column
-//! without its own.
+//! them (the Spark plugin passes each pair whose key is in [`KEYS`], which it asks for through
+//! JNI), so a configuration or a Spark write option maps onto the writer without a second
+//! vocabulary. Per-column keys take the column after `#`, as parquet-java's
+//! `ColumnConfigParser` reads them (`parquet.bloom.filter.enabled#ss_item_sk`); a key for all
+//! columns is the default of each column without its own.
 
 use crate::error::{Error, Result};
 use crate::options::{BloomFilterOptions, Codec, WriterOptions, WriterVersion};
@@ -37,7 +37,7 @@ pub const KEYS: &[(&str, KeyScope)] = &[
     ("parquet.page.row.count.limit", KeyScope::File),
     ("parquet.block.row.count.limit", KeyScope::File),
     ("parquet.enable.dictionary", KeyScope::Both),
-    ("parquet.column.statistics.enabled", KeyScope::File),
+    ("parquet.column.statistics.enabled", KeyScope::Both),
     ("parquet.enable.bytestreamsplit", KeyScope::File),
     ("parquet.bloom.filter.enabled", KeyScope::Both),
     ("parquet.bloom.filter.adaptive.enabled", KeyScope::File),
@@ -80,7 +80,6 @@ struct BloomKeys {
     adaptive: Option<bool>,
     ndv: Option<u64>,
     fpp: Option<f64>,
-    candidates: Option<usize>,
 }
 
 impl WriterOptions {
@@ -88,55 +87,78 @@ impl WriterOptions {
     /// are errors naming the key, so a misspelt option is never silently ignored. Values
     /// parquet-java takes without complaint are taken as it takes them: a boolean other than
     /// true/false is the key's default (Hadoop's `getBoolean`), a row-group size of 0 or less
-    /// cuts a row group at every size check, a zstd level is clamped to zstd's range, bloom
-    /// filter settings of a column without a filter are ignored. A codec level applies to its
-    /// codec whichever comes first, as in a Hadoop configuration.
+    /// cuts a row group at every size check, a zstd level is clamped to zstd's range, a column's
+    /// bloom filter fpp or candidate count without a filter is checked and otherwise unused. A
+    /// codec level applies to its codec whichever comes first, as in a Hadoop configuration, and
+    /// only to it.
     pub fn from_properties<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Result<WriterOptions> {
         let mut o = WriterOptions::default();
+        // Codec levels are read for the codec the pairs choose only: a level of another codec
+        // (a gzip level in a configuration that writes snappy) is never read, as parquet-java's
+        // codecs read only their own.
         let mut zstd_level = None;
         let mut gzip_level = None;
         let mut blooms: HashMap<String, BloomKeys> = HashMap::new();
         for (k, v) in pairs {
             let (key, value) = (k.as_ref(), v.as_ref().trim());
             match key {
-                // libzstd clamps the level to its range; parquet-java's codec passes it as is.
-                "parquet.compression.codec.zstd.level" => {
-                    zstd_level = Some(parse::<i32>(key, value)?.clamp(-131072, 22))
-                }
-                "zlib.compress.level" => gzip_level = Some(zlib_level(key, value)?),
+                "parquet.compression.codec.zstd.level" => zstd_level = Some(value.to_string()),
+                "zlib.compress.level" => gzip_level = Some(value.to_string()),
                 _ => o.apply_property(key, value, &mut blooms)?,
             }
         }
         match o.codec {
-            Codec::Zstd(_) => o.codec = Codec::Zstd(zstd_level.unwrap_or(3)),
-            Codec::Gzip(_) => o.codec = Codec::Gzip(gzip_level.unwrap_or(6)),
+            // libzstd clamps the level to its range; parquet-java's codec passes it as is.
+            Codec::Zstd(_) => {
+                let level = match zstd_level {
+                    Some(v) => parse::<i32>("parquet.compression.codec.zstd.level", &v)?,
+                    None => 3,
+                };
+                o.codec = Codec::Zstd(level.clamp(-131072, 22))
+            }
+            Codec::Gzip(_) => {
+                let level = match gzip_level {
+                    Some(v) => zlib_level("zlib.compress.level", &v)?,
+                    None => 6,
+                };
+                o.codec = Codec::Gzip(level)
+            }
             _ => {}
         }
+        o.resolve_bloom_filters(blooms);
+        Ok(o)
+    }
+
+    /// Each column's bloom filter from its keys, as parquet-java's builder takes them: a
+    /// column's expected NDV turns its filter on (`withBloomFilterNDV`), else its own `enabled`
+    /// key, else the key for all columns. A column's candidate count is every column's
+    /// (`withBloomFilterCandidatesNumber` sets the default: the last one read stands).
+    fn resolve_bloom_filters(&mut self, blooms: HashMap<String, BloomKeys>) {
+        let d = BloomFilterOptions::default();
         for (column, b) in blooms {
-            // A column's own key, else the key for all columns.
-            match b.enabled.or(o.bloom_filter_all.then_some(true)) {
+            let enabled = if b.ndv.is_some() {
+                Some(true)
+            } else {
+                b.enabled.or(self.bloom_filter_all.then_some(true))
+            };
+            match enabled {
                 Some(true) => {
-                    let d = BloomFilterOptions::default();
-                    let adaptive = b.adaptive.unwrap_or(o.bloom_filter_adaptive_all);
-                    o.bloom_filters.insert(
-                        column,
-                        BloomFilterOptions {
-                            ndv: b.ndv,
-                            fpp: b.fpp.unwrap_or(d.fpp),
-                            adaptive,
-                            candidates: b.candidates.unwrap_or(d.candidates),
-                        },
-                    );
+                    let filter = BloomFilterOptions {
+                        ndv: b.ndv,
+                        fpp: b.fpp.unwrap_or(d.fpp),
+                        adaptive: b.adaptive.unwrap_or(self.bloom_filter_adaptive_all),
+                        candidates: self.bloom_filter_candidates,
+                    };
+                    self.bloom_filters.insert(column, filter);
                 }
                 Some(false) => {
-                    o.bloom_filters_off.insert(column);
+                    self.bloom_filters_off.insert(column);
                 }
                 None => {}
             }
         }
-        Ok(o)
     }
 
     fn apply_property(
@@ -179,6 +201,10 @@ impl WriterOptions {
             ("parquet.column.statistics.enabled", None) => {
                 self.statistics_enabled = boolean(value, true)
             }
+            ("parquet.column.statistics.enabled", Some(c)) => {
+                self.statistics_columns
+                    .insert(c.to_string(), boolean(value, true));
+            }
             ("parquet.enable.bytestreamsplit", None) => {
                 self.byte_stream_split_floating = boolean(value, false)
             }
@@ -196,14 +222,24 @@ impl WriterOptions {
             ("parquet.bloom.filter.adaptive.enabled", Some(c)) => {
                 bloom(blooms, c).adaptive = Some(boolean(value, false))
             }
-            ("parquet.bloom.filter.expected.ndv", Some(c)) => {
-                bloom(blooms, c).ndv = Some(parse(key, value)?)
-            }
-            ("parquet.bloom.filter.fpp", Some(c)) => {
-                bloom(blooms, c).fpp = Some(parse(key, value)?)
-            }
+            // Each checked as parquet-java's builder checks it, whether the column has a filter
+            // or not.
+            ("parquet.bloom.filter.expected.ndv", Some(c)) => match parse::<i64>(key, value)? {
+                n if n > 0 => bloom(blooms, c).ndv = Some(n as u64),
+                _ => return Err(bad(key, value, "must be greater than 0")),
+            },
+            ("parquet.bloom.filter.fpp", Some(c)) => match parse::<f64>(key, value)? {
+                f if f > 0.0 && f < 1.0 => bloom(blooms, c).fpp = Some(f),
+                _ => return Err(bad(key, value, "must be between 0 and 1")),
+            },
             ("parquet.bloom.filter.candidates.number", Some(c)) => {
-                bloom(blooms, c).candidates = Some(parse(key, value)?)
+                match parse::<i64>(key, value)? {
+                    n if n > 0 => {
+                        bloom(blooms, c);
+                        self.bloom_filter_candidates = n as usize
+                    }
+                    _ => return Err(bad(key, value, "must be greater than 0")),
+                }
             }
             ("parquet.bloom.filter.max.bytes", None) => {
                 self.bloom_filter_max_bytes = parse(key, value)?
@@ -407,13 +443,62 @@ mod tests {
             e.contains("unknown or unsupported option 'parquet.pagesize'"),
             "{e}"
         );
-        let e = apply(&[("zlib.compress.level", "FAST")])
-            .unwrap_err()
-            .to_string();
+        let e = apply(&[
+            ("parquet.compression", "gzip"),
+            ("zlib.compress.level", "FAST"),
+        ])
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("zlib.compress.level") && e.contains("FAST"),
             "{e}"
         );
+        // Another codec's level is not read.
+        let o = apply(&[
+            ("zlib.compress.level", "FAST"),
+            ("parquet.compression", "snappy"),
+        ]);
+        assert_eq!(o.unwrap().codec, Codec::Snappy);
+        let o = apply(&[("parquet.compression.codec.zstd.level", "x")]).unwrap();
+        assert_eq!(o.codec, Codec::Snappy);
+        // A column's bloom filter sizes are checked whether it has a filter or not.
+        for (k, v) in [
+            ("parquet.bloom.filter.fpp#x", "2.0"),
+            ("parquet.bloom.filter.expected.ndv#x", "0"),
+            ("parquet.bloom.filter.candidates.number#x", "-1"),
+        ] {
+            let e = apply(&[(k, v)]).unwrap_err().to_string();
+            assert!(e.contains(k) && e.contains(v), "{e}");
+        }
+    }
+
+    /// A column's statistics key, as parquet-java 1.16+ reads it, over the file's.
+    #[test]
+    fn statistics_per_column() {
+        let o = apply(&[
+            ("parquet.column.statistics.enabled", "false"),
+            ("parquet.column.statistics.enabled#a", "true"),
+            ("parquet.column.statistics.enabled#b", "false"),
+        ])
+        .unwrap();
+        assert!(o.statistics_for("a") && !o.statistics_for("b") && !o.statistics_for("c"));
+        let o = apply(&[("parquet.column.statistics.enabled#b", "false")]).unwrap();
+        assert!(o.statistics_for("a") && !o.statistics_for("b"));
+    }
+
+    /// An expected NDV turns a column's filter on, as parquet-java's `withBloomFilterNDV`
+    /// does, even over the column's own `false`.
+    #[test]
+    fn an_expected_ndv_turns_a_columns_filter_on() {
+        let o = apply(&[
+            ("parquet.bloom.filter.enabled#a", "false"),
+            ("parquet.bloom.filter.expected.ndv#a", "1000"),
+            ("parquet.bloom.filter.expected.ndv#b", "50"),
+        ])
+        .unwrap();
+        assert_eq!(o.bloom_filter_for("a").unwrap().ndv, Some(1000));
+        assert_eq!(o.bloom_filter_for("b").unwrap().ndv, Some(50));
+        assert_eq!(o.bloom_filter_for("c"), None);
     }
 
     /// Keys for all columns apply to each column without its own key, as parquet-java's
@@ -437,8 +522,9 @@ mod tests {
         let a = o.bloom_filter_for("a").unwrap();
         assert_eq!((a.adaptive, a.candidates, a.fpp), (false, 3, 0.01));
         assert_eq!(o.bloom_filter_for("b"), None);
+        // (`a`'s candidate count is every column's, as parquet-java's builder takes it.)
         let c = o.bloom_filter_for("c").unwrap();
-        assert_eq!((c.adaptive, c.candidates), (true, 5));
+        assert_eq!((c.adaptive, c.candidates), (true, 3));
         // The switch for all columns covers the floating-point ones.
         assert!(o.byte_stream_split_for("d", P::Double) && o.byte_stream_split_for("g", P::Float));
         assert!(!o.byte_stream_split_for("f", P::Float));

@@ -376,7 +376,7 @@ impl<W: Sink> FileWriter<W> {
         let mut stats = Statistics {
             null_count: self
                 .options
-                .statistics_enabled
+                .statistics_for(&field.name)
                 .then_some(chunk.stats.null_count as i64),
             legacy_min_max: !matches!(order, SortOrder::Unsigned | SortOrder::Undefined),
             ..Default::default()

@@ -194,7 +194,7 @@ impl ChunkCore {
             max_rep: field.max_rep,
             v1: opts.writer_version == WriterVersion::V1,
             order,
-            statistics_enabled: opts.statistics_enabled,
+            statistics_enabled: opts.statistics_for(&field.name),
             compressor: Compressor::new(opts.codec)?,
             checksum: opts.page_checksum,
             truncation,
@@ -224,7 +224,7 @@ impl ChunkCore {
                 .as_ref()
                 .map(|(o, max)| BloomFilter::new(o, *max)),
             bloom_opts,
-            geo: (opts.statistics_enabled
+            geo: (opts.statistics_for(&field.name)
                 && matches!(field.logical, Some(LogicalType::Geometry { .. })))
             .then(GeoStats::default),
             release_abandoned_dictionary: false,

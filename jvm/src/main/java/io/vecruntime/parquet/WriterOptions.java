@@ -202,7 +202,7 @@ public final class WriterOptions {
 
     /**
      * Any other parquet-java key the native writer knows ({@code parquet.page.size.row.check.min},
-     * {@code parquet.block.row.count.limit}...). An unknown key fails when the writer opens.
+     * {@code parquet.block.row.count.limit}...). An unknown key fails {@link #build}.
      */
     public Builder property(String key, String value) {
       return set(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));

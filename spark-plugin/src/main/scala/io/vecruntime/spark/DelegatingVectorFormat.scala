@@ -1,5 +1,6 @@
 package io.vecruntime.spark
 
+import io.vecruntime.spark.shims.SparkShims
 import org.apache.hadoop.fs.FileStatus
 import org.apache.hadoop.mapreduce.Job
 
@@ -54,7 +55,8 @@ class DelegatingVectorFormat(val delegate: FileFormat, manyFiles: Boolean, table
       case _ if !VecRuntimeConf.enabled(conf) => factory
       case None =>
         VecRuntimeConf.validate(conf)
-        new VectorParquetOutputWriterFactory(factory, manyFiles, writerVersion = version)
+        new VectorParquetOutputWriterFactory(factory, manyFiles, writerVersion = version,
+          inferVariantShredding = SparkShims.infersVariantShredding(options, conf))
       case Some(r) =>
         logWarning(s"vecruntime: $tableFormat's writer writes this: $r")
         factory

@@ -2,7 +2,7 @@ package io.vecruntime.spark
 
 import scala.util.{Failure, Success, Try}
 
-import io.vecruntime.parquet.{RowSplitter, RowType}
+import io.vecruntime.parquet.{NativeLibrary, RowSplitter, RowType}
 
 import org.apache.spark.sql.catalyst.expressions.{Attribute, BitwiseAnd, Expression, HashExpression, HiveHash, Literal, Murmur3Hash, Pmod}
 import org.apache.spark.sql.execution.metric.SQLMetric
@@ -77,7 +77,11 @@ object RowSplitting {
       bucket <- all(spec._1, bucket = true).flatMap { keys =>
         // The native splitter's rule (e.g. Hive's hash of TIMESTAMP_NTZ is left to Spark,
         // whose generated and interpreted HiveHash differ on it).
-        Try(keys.find(k => !RowSplitter.hashes(k.rowType, k.precision, spec._2))) match {
+        Try {
+          // (Its failure is an exception Try holds; a class that failed to load would not be.)
+          NativeLibrary.load()
+          keys.find(k => !RowSplitter.hashes(k.rowType, k.precision, spec._2))
+        } match {
           case Success(Some(k)) => Left(s"bucket column ${k.name} (${k.rowType}) is not hashed " +
             s"natively by ${if (spec._2 == RowSplitter.Hash.HIVE) "Hive's hash" else "Murmur3"}")
           case Success(None) => Right(keys)

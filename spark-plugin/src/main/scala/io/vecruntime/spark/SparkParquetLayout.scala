@@ -37,7 +37,7 @@ object SparkParquetLayout {
    * The values of `parquet.writer.version` parquet-java's `WriterVersion.fromString` takes, and
    * the codecs (Spark's names, as `ParquetOptions` gives them) the native writer writes: a write
    * is planned with these, on the driver, without the native library; they are the native
-   * reader's answers (WriterOptionsSuite asks it).
+   * reader's answers (FallbackSuite asks it).
    */
   val WriterVersions = Set("v1", "v2", "PARQUET_1_0", "PARQUET_2_0")
   val Codecs = Set("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4", "LZ4_RAW")

@@ -1,6 +1,7 @@
 package io.vecruntime.spark
 
 import scala.util.{Failure, Success, Try}
+import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 
@@ -28,8 +29,11 @@ object DeltaWrites extends Logging {
   /** The hook, when Delta is on the class path and this jar writes its release. */
   lazy val hook: Option[TableFormatHook] = {
     val loader = Option(Thread.currentThread.getContextClassLoader).getOrElse(getClass.getClassLoader)
-    if (Try(Class.forName(DeltaClass, false, loader)).isFailure) None
-    else Try(Class.forName(HookObject, true, loader).getField("MODULE$").get(null)) match {
+    // Class loading fails with LinkageErrors too, which Try does not hold.
+    def attempt[T](f: => T): Try[T] =
+      try Success(f) catch { case e @ (NonFatal(_) | _: LinkageError) => Failure(e) }
+    if (attempt(Class.forName(DeltaClass, false, loader)).isFailure) None
+    else attempt(Class.forName(HookObject, true, loader).getField("MODULE$").get(null)) match {
       case Success(h: TableFormatHook) =>
         h.unsupported match {
           case None =>

@@ -7,6 +7,7 @@ import scala.util.control.NonFatal
 import io.vecruntime.spark.shims.FileStreamSink
 
 import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
@@ -39,7 +40,9 @@ object VectorStreamSink extends Rule[LogicalPlan] with Logging {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     // A Delta sink's micro-batch starts its transaction on this (the stream's) thread.
-    DeltaWrites.observeThisThread()
+    if (SparkSession.getActiveSession.exists(s => VecRuntimeConf.enabled(s.sessionState.conf))) {
+      DeltaWrites.observeThisThread()
+    }
     plan.foreach {
       case w: WriteToMicroBatchDataSourceV1 => w.sink match {
         case sink: FileStreamSink => swap(sink)

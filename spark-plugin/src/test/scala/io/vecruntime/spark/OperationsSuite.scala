@@ -58,7 +58,11 @@ class OperationsSuite extends VecRuntimeSparkSession {
         "parquet.bloom.filter.candidates.number" -> "0"),
       Map("parquet.enable.dictionary" -> "maybe"),
       // A column's key for a column the file lacks: parquet-java ignores it.
-      Map("parquet.enable.dictionary#absent" -> "false", "parquet.bloom.filter.enabled#absent" -> "true"))
+      Map("parquet.enable.dictionary#absent" -> "false", "parquet.bloom.filter.enabled#absent" -> "true"),
+      // A column's statistics; an expected NDV alone turns a column's bloom filter on.
+      Map("parquet.column.statistics.enabled#k" -> "false", "parquet.bloom.filter.expected.ndv#id" -> "5000"),
+      // Another codec's level is not read.
+      Map("compression" -> "snappy", "zlib.compress.level" -> "FAST"))
     for (options <- settings) {
       val ours = newDir("setting")
       val theirs = newDir("setting-spark")
@@ -70,8 +74,9 @@ class OperationsSuite extends VecRuntimeSparkSession {
       assert(o.getBlocks.size == t.getBlocks.size, s"$options: row groups")
       val chunks = (m: org.apache.parquet.hadoop.metadata.ParquetMetadata) =>
         m.getBlocks.asScala.head.getColumns.asScala.map(c =>
-          (c.getPath.toDotString, c.getCodec, c.hasDictionaryPage, c.getBloomFilterOffset >= 0))
-      assert(chunks(o) == chunks(t), s"$options: codec, dictionary, bloom filter per column")
+          (c.getPath.toDotString, c.getCodec, c.hasDictionaryPage, c.getBloomFilterOffset >= 0,
+            c.getStatistics.isEmpty))
+      assert(chunks(o) == chunks(t), s"$options: codec, dictionary, bloom filter, statistics per column")
     }
   }
 

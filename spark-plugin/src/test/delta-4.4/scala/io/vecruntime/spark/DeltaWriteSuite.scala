@@ -156,6 +156,68 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("saveAsTable, insertInto, dynamic partition overwrite and mergeSchema") {
+    var n = 0
+    buildBoth("catalog") { path =>
+      n += 1
+      val t = s"delta_catalog_$n"
+      rowsDf().write.format("delta").partitionBy("k").option("path", path).saveAsTable(t)
+      rowsDf(200, 9000).write.insertInto(t)
+      rowsDf(300, 20000).where("k in (1, 2)").write.format("delta").mode("overwrite")
+        .option("partitionOverwriteMode", "dynamic").save(path)
+      rowsDf(100, 30000).withColumn("extra", org.apache.spark.sql.functions.lit("x"))
+        .write.format("delta").mode("append").option("mergeSchema", "true").save(path)
+    }
+  }
+
+  test("the change data feed's _change_data files and ZORDER BY are native too") {
+    val (ours, theirs) = buildBoth("cdf") { path =>
+      rowsDf().write.format("delta").option("delta.enableChangeDataFeed", "true").save(path)
+      spark.sql(s"UPDATE delta.`$path` SET s = 'changed' WHERE k = 1")
+      spark.sql(s"DELETE FROM delta.`$path` WHERE k = 2")
+      spark.sql(s"OPTIMIZE delta.`$path` ZORDER BY (d)")
+    }
+    def changes(path: String) = spark.read.format("delta").option("readChangeFeed", "true")
+      .option("startingVersion", 0).load(path).drop("_commit_timestamp")
+      .collect().map(_.toString).sorted.toSeq
+    assert(changes(ours) == changes(theirs))
+    val changeFiles = Option(new File(s"$ours/_change_data").listFiles()).toSeq.flatten
+      .filter(_.getName.endsWith(".parquet"))
+    assert(changeFiles.nonEmpty)
+    changeFiles.foreach(f => assert(footer(f).getFileMetaData.getCreatedBy.startsWith("vecruntime")))
+  }
+
+  test("a streaming query into a Delta table, and foreachBatch") {
+    val source = newDir("stream-source")
+    rowsDf(5000).write.parquet(source)
+    buildBoth("stream") { path =>
+      val q = spark.readStream.schema(rowsDf(1).schema).parquet(source)
+        .writeStream.format("delta").option("checkpointLocation", s"$path-checkpoint")
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(path)
+      q.awaitTermination()
+      val f = spark.readStream.schema(rowsDf(1).schema).parquet(source)
+        .writeStream.option("checkpointLocation", s"$path-checkpoint2")
+        .foreachBatch { (batch: DataFrame, _: Long) =>
+          batch.where("k = 3").write.format("delta").mode("append").save(path)
+        }
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start()
+      f.awaitTermination()
+    }
+  }
+
+  test("time travel and VACUUM on the native table") {
+    val path = newDir("travel")
+    rowsDf(1000).write.format("delta").save(path)
+    rowsDf(500, 1000).write.format("delta").mode("overwrite").save(path)
+    assert(spark.read.format("delta").option("versionAsOf", 0).load(path).count() == 1000)
+    assert(spark.read.format("delta").load(path).count() == 500)
+    withConf("spark.databricks.delta.retentionDurationCheck.enabled" -> "false") {
+      spark.sql(s"VACUUM delta.`$path` RETAIN 0 HOURS")
+    }
+    assert(dataFiles(path).size == addFiles(path).size)
+    assert(spark.read.format("delta").load(path).count() == 500)
+  }
+
   test("column mapping by name and by id: physical names and field ids as Delta writes them") {
     for (mode <- Seq("name", "id")) {
       val (ours, _) = buildBoth(s"mapping-$mode") { path =>

@@ -1,7 +1,8 @@
 package org.apache.spark.sql.delta.vecruntime
 
-import io.vecruntime.spark.TableFormatHook
+import io.vecruntime.spark.{TableFormatHook, VecRuntimeConf}
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.delta.{OptimisticTransaction, TransactionExecutionObserver}
 
 /**
@@ -15,13 +16,14 @@ import org.apache.spark.sql.delta.{OptimisticTransaction, TransactionExecutionOb
  * commit.
  */
 object VecRuntimeDelta extends TableFormatHook {
-  /** The Delta release line this shim is built against. */
-  val Release = "4.4"
+  /** The Delta releases whose `writeFiles` this shim's is checked against. */
+  val Releases = Set("4.4.0")
 
   override lazy val unsupported: Option[String] = {
     val version = io.delta.VERSION
-    if (version.startsWith(Release + ".")) None
-    else Some(s"Delta Lake $version is on the class path; this jar writes Delta $Release natively")
+    if (Releases(version)) None
+    else Some(s"Delta Lake $version is on the class path; this jar writes Delta " +
+      s"${Releases.mkString(", ")} natively")
   }
 
   override def observeThisThread(): Unit = {
@@ -42,9 +44,14 @@ class VecRuntimeObserver(val next: TransactionExecutionObserver)
 
   override def startingTransaction(f: => OptimisticTransaction): OptimisticTransaction =
     next.startingTransaction(f) match {
-      case t: VecRuntimeTransaction => t
-      case t => new VecRuntimeTransaction(t)
+      // Delta's own transaction only (another observer's subclass keeps its own), and only
+      // where the session writes natively.
+      case t if t.getClass == classOf[OptimisticTransaction] && pluginOn => new VecRuntimeTransaction(t)
+      case t => t
     }
+
+  private def pluginOn: Boolean =
+    SparkSession.getActiveSession.exists(s => VecRuntimeConf.enabled(s.sessionState.conf))
 
   override def preparingCommit[T](f: => T): T = next.preparingCommit(f)
 

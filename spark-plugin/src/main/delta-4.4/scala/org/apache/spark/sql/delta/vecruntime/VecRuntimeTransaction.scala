@@ -1,11 +1,8 @@
 package org.apache.spark.sql.delta.vecruntime
 
-import scala.collection.mutable.ListBuffer
-
 import io.vecruntime.spark.{DelegatingVectorFormat, VecRuntimeConf}
-import org.apache.hadoop.fs.Path
 
-import org.apache.spark.sql.{DataFrame, Dataset, SparkSession}
+import org.apache.spark.sql.{Dataset, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.delta.{DeltaOptions, IdentityColumn, OptimisticTransaction}
 import org.apache.spark.sql.delta.IcebergCompat
@@ -22,7 +19,7 @@ import org.apache.spark.sql.delta.sources.DeltaSQLConf
 import org.apache.spark.sql.delta.stats.DeltaJobStatisticsTracker
 import org.apache.spark.sql.delta.util.TableParquetVersionOption
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
-import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, WriteJobStatsTracker}
+import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter}
 import org.apache.spark.util.SerializableConfiguration
 
 /**
