@@ -92,7 +92,7 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     // Every file of both tables has one Parquet schema (field ids and physical names included).
     def schemas(path: String, files: Seq[AddFile]) = files.map(a => logical(path)(
       footer(new File(new File(path), new java.net.URI(a.path).getPath)).getFileMetaData.getSchema
-        .toString)).distinct
+        .toString)).distinct.sorted
     assert(schemas(ours, o) == schemas(theirs, t), "Parquet schema")
   }
 
