@@ -51,16 +51,8 @@ class DelegatingVectorFormat(val delegate: FileFormat, manyFiles: Boolean, table
       if (support == null || support == classOf[ParquetWriteSupport].getName) None
       else Some(s"the table format writes through its own write support ($support)"))
     if (VecRuntimeConf.enabled(conf)) WriteCensus.tableFormatWrite(tableFormat, reason)
-    reason match {
-      case _ if !VecRuntimeConf.enabled(conf) => factory
-      case None =>
-        VecRuntimeConf.validate(conf)
-        new VectorParquetOutputWriterFactory(factory, manyFiles, writerVersion = version,
-          inferVariantShredding = SparkShims.infersVariantShredding(options, conf))
-      case Some(r) =>
-        logWarning(s"vecruntime: $tableFormat's writer writes this: $r")
-        factory
-    }
+    VectorParquetOutputWriterFactory.choose(factory, reason, tableFormat, manyFiles, version,
+      options, conf)
   }
 
   override def toString: String = s"$delegate (vecruntime)"

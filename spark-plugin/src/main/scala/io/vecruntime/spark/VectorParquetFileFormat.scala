@@ -36,16 +36,8 @@ class VectorParquetFileFormat(val manyFiles: Boolean, val planned: Option[String
     val reason = planned.orElse(
       VectorWriteRule.fallbackReason(this, dataSchema.fields.toSeq, options, hadoopConf, conf))
     val spark = super.prepareWrite(sparkSession, job, options, dataSchema)
-    reason match {
-      case _ if !VecRuntimeConf.enabled(conf) => spark
-      case None =>
-        VecRuntimeConf.validate(conf)
-        new VectorParquetOutputWriterFactory(spark, manyFiles, writerVersion = version,
-          inferVariantShredding = SparkShims.infersVariantShredding(options, conf))
-      case Some(r) =>
-        logWarning(s"vecruntime: Spark's writer writes this: $r")
-        spark
-    }
+    VectorParquetOutputWriterFactory.choose(spark, reason, "Spark", manyFiles, version,
+      options, conf)
   }
 
   override def toString: String = planned match {

@@ -24,6 +24,31 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
  */
 case class WideRows(schema: StructType, positions: Array[Int])
 
+object VectorParquetOutputWriterFactory extends Logging {
+  /**
+   * The factory a format's `prepareWrite` returns: the native one in place of `owners` (the
+   * format's own, `owner` naming whose), or the owner's where the plugin is off or `reason`
+   * says why its writer must write (logged).
+   */
+  def choose(
+      owners: OutputWriterFactory,
+      reason: Option[String],
+      owner: String,
+      manyFiles: Boolean,
+      writerVersion: Option[String],
+      options: Map[String, String],
+      conf: org.apache.spark.sql.internal.SQLConf): OutputWriterFactory = reason match {
+    case _ if !VecRuntimeConf.enabled(conf) => owners
+    case None =>
+      VecRuntimeConf.validate(conf)
+      new VectorParquetOutputWriterFactory(owners, manyFiles, writerVersion = writerVersion,
+        inferVariantShredding = SparkShims.infersVariantShredding(options, conf))
+    case Some(r) =>
+      logWarning(s"vecruntime: $owner's writer writes this: $r")
+      owners
+  }
+}
+
 /**
  * Parquet's OutputWriterFactory with the native writer behind it. File names keep Parquet's
  * extension (`.snappy.parquet`...), taken from the factory it replaces. The writers add what
