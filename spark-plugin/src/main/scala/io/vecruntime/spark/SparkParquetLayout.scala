@@ -126,7 +126,7 @@ object SparkParquetLayout {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
         DateType | TimestampType | TimestampNTZType | _: DecimalType | _: StringType |
         BinaryType | _: YearMonthIntervalType | _: DayTimeIntervalType | NullType => None
-    case t if SparkShims.isTime(t) || SparkShims.isVariant(t) || SparkShims.isGeospatial(t) => None
+    case t if SparkShims.isMicrosTime(t) || SparkShims.isVariant(t) || SparkShims.isGeospatial(t) => None
     case s: StructType if s.isEmpty => Some(s"empty struct in column '$path'")
     case s: StructType => s.fields.iterator.flatMap(c => unsupported(s"$path.${c.name}", c.dataType))
       .find(_ => true)

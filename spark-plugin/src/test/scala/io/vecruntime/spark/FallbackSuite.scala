@@ -59,6 +59,25 @@ class FallbackSuite extends VecRuntimeSparkSession {
       df.selectExpr(s"map(id, $v) as m").write.parquet(dir))
   }
 
+  testSince("4.3")("Spark 4.3's nanosecond TIME and timestamps keep Spark's writer") {
+    // TIME(7) to TIME(9) are TIME(NANOS) in Spark 4.3's files, TIME(0) to TIME(6) TIME(MICROS).
+    withConf("spark.sql.timeType.enabled" -> "true",
+        "spark.sql.timestampNanosTypes.enabled" -> "true") {
+      assertFallback("type time(9) of column 't'")(dir =>
+        spark.sql("SELECT id, cast(time'12:34:56.123456789' AS time(9)) AS t FROM range(5)")
+          .write.parquet(dir))
+      assertFallback("type timestamp_ntz(9) of column 'st.n'")(dir =>
+        spark.sql("SELECT named_struct('n', cast(timestamp_ntz'2020-01-01 00:00:00.123456789' " +
+          "AS timestamp_ntz(9))) AS st FROM range(5)").write.parquet(dir))
+      assertFallback("type timestamp_ltz(9) of column 'l'")(dir =>
+        spark.sql("SELECT cast(timestamp'2020-01-01 00:00:00.123456789' AS timestamp_ltz(9)) AS l " +
+          "FROM range(5)").write.parquet(dir))
+      val dir = newDir("time6")
+      assert(usesVecRuntime(planOf(spark.sql(
+        "SELECT cast(time'12:34:56.123456789' AS time(6)) AS t FROM range(5)").write.parquet(dir))))
+    }
+  }
+
   test("Parquet encryption") {
     spark.sql("DROP TABLE IF EXISTS enc")
     spark.sql("CREATE TABLE enc (id BIGINT) USING parquet " +

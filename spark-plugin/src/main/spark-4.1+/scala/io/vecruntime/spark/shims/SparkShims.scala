@@ -13,8 +13,14 @@ import org.apache.spark.sql.types.{DataType, GeographyType, GeometryType, Struct
 
 /** What differs between Spark versions: Spark 4.1 and 4.2 (parquet-java 1.16 and 1.17). */
 object SparkShims {
-  /** Spark's TIME type. */
-  def isTime(t: DataType): Boolean = t.isInstanceOf[TimeType]
+  /**
+   * Spark's TIME type to microseconds, which Spark writes as TIME(MICROS). Spark 4.3's TIME(7) to
+   * TIME(9) it writes as TIME(NANOS), which the native writer leaves to it.
+   */
+  def isMicrosTime(t: DataType): Boolean = t match {
+    case t: TimeType => t.precision <= 6
+    case _ => false
+  }
 
   /** The UNKNOWN annotation Spark's converter gives a void column. */
   def isUnknown(a: LogicalTypeAnnotation): Boolean = a.isInstanceOf[UnknownLogicalTypeAnnotation]

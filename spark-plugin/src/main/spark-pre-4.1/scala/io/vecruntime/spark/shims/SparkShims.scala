@@ -12,7 +12,7 @@ import org.apache.spark.sql.types.{DataType, StructType}
 /** What differs between Spark versions: Spark 4.0 and 3.5 (parquet-java 1.15 and 1.13). */
 object SparkShims {
   /** Spark 4.0 and 3.5 have no TIME type. */
-  def isTime(t: DataType): Boolean = false
+  def isMicrosTime(t: DataType): Boolean = false
 
   /** parquet-java 1.15 and 1.13 have no UNKNOWN annotation, and those Sparks write no void column. */
   def isUnknown(a: LogicalTypeAnnotation): Boolean = false
