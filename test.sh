@@ -66,11 +66,12 @@ for line in 4.1 4.0 3.5 3.5,scala-2.13; do
 done
 
 # Spark 4.3: the 4.2 jar on pyspark 4.3's own distribution where Maven cannot build its profile
-# (scripts/spark-version.sh says why): the suites of each kind of write and a local-cluster write.
+# (scripts/spark-version.sh says why): the suites of each kind of write, Spark's reader of
+# DELTA_BINARY_PACKED pages (ChunkParitySuite), and a local-cluster write.
 echo "== Spark 4.3: the plugin's suites"
 suites=VectorWriteSuite,FallbackSuite,RowSplittingSuite,RebaseWriteSuite,WritePathsSuite
 suites=$suites,PartitionedWriteSuite,NestedWriteSuite,VariantWriteSuite,GeospatialWriteSuite
-suites=$suites,HiveWritePathsSuite
+suites=$suites,HiveWritePathsSuite,ChunkParitySuite
 SPARK=4.3 scripts/line-suites.sh $suites
 ( SPARK=4.3; . scripts/spark-version.sh; "$(line_python)" -m pytest -q tests/test_local_cluster.py )
 elapsed

@@ -60,11 +60,12 @@ object SparkParquetLayout {
 
   /**
    * INT32/INT64 values without a dictionary are PLAIN in our default v2 pages unless a write
-   * sets this to true or names parquet.writer.version (then parquet-java's v2 choice,
-   * DELTA_BINARY_PACKED, as Spark's writer makes it): Spark 4.2's vectorized reader
-   * returns wrong values from DELTA_BINARY_PACKED pages when the column index lets it skip
-   * pages (its decoder replays a page's first value after a skip of zero values), and Spark's
-   * own writer, v1 by default, never writes them. ChunkParitySuite checks the reader still does.
+   * sets this to true, names parquet.writer.version (then parquet-java's v2 choice,
+   * DELTA_BINARY_PACKED, as Spark's writer makes it) or names Spark 4.3 or newer as its oldest
+   * reader ([[VecRuntimeConf.OLDEST_SPARK_READER]]): the vectorized readers of Spark 3.5 to 4.2
+   * return wrong values from DELTA_BINARY_PACKED pages when the column index lets them skip
+   * pages (the decoder replays a page's first value after a skip of zero values), and Spark's
+   * own writer, v1 by default, never writes them. ChunkParitySuite checks each line's reader.
    */
   val DeltaBinaryPacked = "vecruntime.delta-binary-packed"
 
@@ -252,8 +253,10 @@ object SparkParquetLayout {
       b.build()
     }
     val version = writerVersion.getOrElse(defaultWriterVersion(options().codec(), schema))
-    // A write that names its page version gets parquet-java's encodings for it, as Spark's.
-    val integers = if (conf.get(DeltaBinaryPacked) == null && writerVersion.isEmpty) {
+    // A write that names its page version gets parquet-java's encodings for it, as Spark's,
+    // and so does one whose readers all read them.
+    val integers = if (conf.get(DeltaBinaryPacked) == null && writerVersion.isEmpty &&
+        !VecRuntimeConf.readersTakeDeltaBinaryPacked(Option(conf.get(VecRuntimeConf.OLDEST_SPARK_READER)))) {
       Seq(DeltaBinaryPacked -> "false")
     } else Nil
     options(Seq("parquet.writer.version" -> version) ++ integers: _*)

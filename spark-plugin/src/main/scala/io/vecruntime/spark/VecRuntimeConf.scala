@@ -34,6 +34,32 @@ object VecRuntimeConf {
   /** Read a columnar child's batches directly instead of its rows. */
   val COLUMNAR_INPUT = "spark.vecruntime.write.columnarInput.enabled"
 
+  /**
+   * The oldest Spark release that will read the files written ("3.5", "4.3"; unset: any). Spark's
+   * vectorized reader reads DELTA_BINARY_PACKED pages it skips into right from Spark 4.3: where
+   * every Spark reading the files is 4.3 or newer, integers without a dictionary take that
+   * encoding in v2 pages, as parquet-java's v2 writer gives them. A session setting or a write
+   * option.
+   */
+  val OLDEST_SPARK_READER = "spark.vecruntime.write.oldestSparkReader"
+
+  /** The first Spark release whose vectorized reader reads skipped DELTA_BINARY_PACKED pages. */
+  val DeltaBinaryPackedReadFrom: (Int, Int) = (4, 3)
+
+  /** [[OLDEST_SPARK_READER]]'s value as (major, minor); an error naming the key if it is not one. */
+  def sparkRelease(value: String): (Int, Int) = {
+    val release = """(\d+)\.(\d+)(\.\d+)?""".r
+    value.trim match {
+      case release(major, minor, _) => (major.toInt, minor.toInt)
+      case v => throw new IllegalArgumentException(
+        s"$OLDEST_SPARK_READER must be a Spark release such as 3.5 or 4.3, got '$v'")
+    }
+  }
+
+  /** Whether every Spark that reads the files reads DELTA_BINARY_PACKED pages right. */
+  def readersTakeDeltaBinaryPacked(oldestReader: Option[String]): Boolean =
+    oldestReader.map(sparkRelease).exists(r => Ordering[(Int, Int)].gteq(r, DeltaBinaryPackedReadFrom))
+
   def enabled(conf: SQLConf): Boolean = conf.getConfString(ENABLED, "true").trim.toBoolean
 
   val DefaultBatchRows = 4096
@@ -55,6 +81,7 @@ object VecRuntimeConf {
     positive(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles, Int.MaxValue)
     boolean(conf, COLUMNAR_INPUT)
     boolean(conf, NATIVE_SPLIT)
+    Option(conf.getConfString(OLDEST_SPARK_READER, null)).foreach(sparkRelease)
   }
 
   private def positive(conf: SQLConf, key: String, default: Long, max: Long): Long = {

@@ -328,9 +328,10 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     }
   }
 
-  test("Spark's vectorized reader still misreads DELTA_BINARY_PACKED pages it skips into") {
-    // Why the plugin writes integers PLAIN: Spark's own writer's v2 files read wrong here. When
-    // this fails, Spark has fixed its reader and vecruntime.delta-binary-packed can default on.
+  test("Spark's vectorized reader misreads DELTA_BINARY_PACKED pages it skips into before 4.3") {
+    // Why the plugin writes integers PLAIN unless the oldest Spark reading the files is 4.3:
+    // Spark's own writer's v2 files read wrong on the earlier lines. If this fails before 4.3,
+    // that line's reader is fixed and the setting's threshold can move.
     val dir = newDir("spark-delta")
     withConf(VecRuntimeConf.ENABLED -> "false") {
       runsDf().write.options(exact ++ Map("compression" -> "snappy",
@@ -339,8 +340,47 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     val cond = "gap is null and id > 26990"
     val (full, _) = scan(dir, cond, vectorized = true, "spark.sql.parquet.filterPushdown" -> "false")
     val (skipped, _) = scan(dir, cond, vectorized = true)
-    assert(full.size == 10 && skipped != full, "Spark's vectorized reader now reads these pages right")
+    assert(full.size == 10)
+    if (sparkAtLeast("4.3")) assert(skipped == full, "Spark 4.3's vectorized reader misreads")
+    else assert(skipped != full, "Spark's vectorized reader now reads these pages right")
     val (rows, _) = scan(dir, cond, vectorized = false)
     assert(rows == full)
+  }
+
+  test("oldestSparkReader 4.3: DELTA_BINARY_PACKED integers, as parquet-java's v2 writer's") {
+    val df = runsDf().selectExpr("id", "gap", "cast(runs as int) as runs32")
+    val noDictionary = Map("parquet.enable.dictionary" -> "false", "compression" -> "snappy",
+      "parquet.block.size" -> "262144", "parquet.page.size" -> "8192")
+    def encodings(dir: String): Map[String, Set[String]] = {
+      val blocks = dataFiles(dir).flatMap(f => footer(f).getBlocks.asScala)
+      blocks.flatMap(_.getColumns.asScala).groupBy(_.getPath.toDotString)
+        .map { case (c, chunks) => c -> chunks.flatMap(_.getEncodings.asScala.map(_.name)).toSet }
+    }
+    for ((oldest, delta) <- Seq(None -> false, Some("4.2") -> false, Some("4.3") -> true,
+        Some("5.0.1") -> true)) {
+      val dir = newDir("oldest-reader")
+      val options = noDictionary ++ oldest.map(VecRuntimeConf.OLDEST_SPARK_READER -> _)
+      assert(usesVecRuntime(planOf(df.write.options(options).parquet(dir))))
+      val values = if (delta) "DELTA_BINARY_PACKED" else "PLAIN"
+      Seq("id", "gap", "runs32").foreach(c => assert(encodings(dir)(c).contains(values), (oldest, c)))
+      if (delta) {
+        // Spark 4.3 reads them right where the column index skips pages; earlier lines do not.
+        val cond = "gap is null and id > 26990"
+        val (full, _) = scan(dir, cond, vectorized = true, "spark.sql.parquet.filterPushdown" -> "false")
+        val (skipped, _) = scan(dir, cond, vectorized = true)
+        assert(full.size == 10 && (skipped == full) == sparkAtLeast("4.3"), (skipped, full))
+      }
+    }
+    // The same as a session setting, checked when the write is planned.
+    withConf(VecRuntimeConf.OLDEST_SPARK_READER -> "4.3") {
+      val dir = newDir("oldest-reader-session")
+      df.write.options(noDictionary).parquet(dir)
+      assert(encodings(dir)("gap").contains("DELTA_BINARY_PACKED"))
+    }
+    withConf(VecRuntimeConf.OLDEST_SPARK_READER -> "latest") {
+      val e = intercept[IllegalArgumentException](df.write.parquet(newDir("oldest-reader-bad")))
+      assert(e.getMessage.contains(
+        s"${VecRuntimeConf.OLDEST_SPARK_READER} must be a Spark release such as 3.5 or 4.3, got 'latest'"))
+    }
   }
 }

@@ -26,7 +26,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * ours to each Spark writer (vecruntime v1 to Spark v1: the same page format).
  *
  * Arguments: `store_sales.parquet [runs=5] [codecs=snappy,zstd,none] [outDir] [writers]`
- * (writers: a comma-separated subset of `v1,v2,vecruntime,vecv1`, for profiling). Before the measured
+ * (writers: a comma-separated subset of `v1,v2,vecruntime,vecv1,vec43`; `vec43` is vecruntime
+ * with `spark.vecruntime.write.oldestSparkReader=4.3`, flat only). Before the measured
  * runs, `WARMUPS` (default 1) unmeasured rounds of every case.
  */
 object SparkWriteBenchmark {
@@ -149,18 +150,19 @@ object SparkWriteBenchmark {
         case _ => df
       }
       val allWriters = Seq("Spark v1" -> "v1", "Spark v2" -> "v2", "vecruntime" -> "vecruntime",
-        "vecruntime v1" -> "vecv1").filter(w => chosen.contains(w._2)).map(_._1)
+        "vecruntime v1" -> "vecv1", "vecruntime readers 4.3+" -> "vec43").filter(w => chosen.contains(w._2)).map(_._1)
       def isOurs(writer: String) = writer.startsWith("vecruntime")
       // (shape, codec, writers): partitioned and bucketed writes against Spark's default writer.
       val cases = shapes.flatMap {
         case "flat" => codecs.map(c => ("flat", c, allWriters))
         case shape =>
-          Seq((shape, "snappy", allWriters.filter(w => w != "Spark v2" && w != "vecruntime v1")))
+          Seq((shape, "snappy", allWriters.filter(w => w == "Spark v1" || w == "vecruntime")))
       }
       def write(shape: String, writer: String, codec: String, dir: File): Unit = {
         var w = source(shape).write.option("compression", codec)
         if (writer == "Spark v2") w = w.option("parquet.writer.version", "v2")
         if (writer == "vecruntime v1") w = w.option("parquet.writer.version", "v1")
+        if (writer == "vecruntime readers 4.3+") w = w.option(VecRuntimeConf.OLDEST_SPARK_READER, "4.3")
         shape match {
           case "flat" | "nested" | "variant" | "geo" => w.parquet(dir.getAbsolutePath)
           case "partitioned" => w.partitionBy("ss_sold_date_sk").parquet(dir.getAbsolutePath)
