@@ -45,14 +45,15 @@ cat spark-plugin/target/census.md
 elapsed
 
 # The plugin built for the older Spark lines (their profiles and shims), each on a local Spark of
-# that release: VectorWriteSuite, FallbackSuite and RowSplittingSuite; on 4.1 also VariantWriteSuite; on 3.5 also the suites of its own shim
-# folders (the rebase settings, the streaming sink, the partitioned task write's errors), its
-# slow tests left to 4.2; Spark 3.5 for Scala 2.13 as well.
+# that release: VectorWriteSuite, FallbackSuite and RowSplittingSuite, and DeltaWriteSuite with
+# the line's Delta release (its tests of every line); on 4.1 also VariantWriteSuite; on 3.5 also
+# the suites of its own shim folders (the rebase settings, the streaming sink, the partitioned
+# task write's errors); slow tests left to 4.2; Spark 3.5 for Scala 2.13 as well, without Delta.
 for line in 4.1 4.0 3.5 3.5,scala-2.13; do
   echo "== Spark $line: the plugin's suites"
   suites=io.vecruntime.spark.VectorWriteSuite,io.vecruntime.spark.FallbackSuite
   # Each line's own bucket id expressions against the native split.
-  suites=$suites,io.vecruntime.spark.RowSplittingSuite
+  suites=$suites,io.vecruntime.spark.RowSplittingSuite,io.vecruntime.spark.DeltaWriteSuite
   case "$line" in
     4.1) suites=$suites,io.vecruntime.spark.VariantWriteSuite ;;
     3.5) suites=$suites,io.vecruntime.spark.RebaseWriteSuite,io.vecruntime.spark.WritePathsSuite
@@ -61,7 +62,8 @@ for line in 4.1 4.0 3.5 3.5,scala-2.13; do
       suites=$suites,io.vecruntime.spark.RowSplittingSuite ;;
   esac
   mvn -B -q -pl jvm,spark-plugin -Pspark-$line package -Dtest=NoSuchTest \
-    -Dsurefire.failIfNoSpecifiedTests=false -Dsuites=$suites -DtagsToExclude=io.vecruntime.spark.Slow
+    -Dsurefire.failIfNoSpecifiedTests=false -Dsuites=$suites \
+    -DtagsToExclude=io.vecruntime.spark.Slow,io.vecruntime.spark.DeltaMainLine
   elapsed
 done
 

@@ -6,7 +6,8 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.delta.{OptimisticTransaction, TransactionExecutionObserver}
 
 /**
- * Delta Lake 4.4's writes through the native writer. Every Delta command that writes data files
+ * Delta Lake's writes through the native writer, for the Delta release of the shim
+ * ([[DeltaRelease]]). Every Delta command that writes data files
  * (WriteIntoDelta behind save, saveAsTable, insertInto, INSERT, CTAS and RTAS; MERGE, UPDATE,
  * DELETE; OPTIMIZE; the streaming sink) starts its transaction through the thread's
  * `TransactionExecutionObserver`, and writes through the transaction's `writeFiles`. The
@@ -16,14 +17,11 @@ import org.apache.spark.sql.delta.{OptimisticTransaction, TransactionExecutionOb
  * commit.
  */
 object VecRuntimeDelta extends TableFormatHook {
-  /** The Delta releases whose `writeFiles` this shim's is checked against. */
-  val Releases = Set("4.4.0")
-
   override lazy val unsupported: Option[String] = {
     val version = io.delta.VERSION
-    if (Releases(version)) None
+    if (DeltaRelease.Releases(version)) None
     else Some(s"Delta Lake $version is on the class path; this jar writes Delta " +
-      s"${Releases.mkString(", ")} natively")
+      s"${DeltaRelease.Releases.mkString(", ")} natively")
   }
 
   override def observeThisThread(): Unit = {
@@ -37,10 +35,10 @@ object VecRuntimeDelta extends TableFormatHook {
 /**
  * The thread's transaction observer, `next` underneath: each transaction Delta starts is handed
  * on as a [[VecRuntimeTransaction]] over the same table, snapshot and catalog entry; every
- * other call goes to `next`.
+ * other call goes to `next` (and the release's own, [[ReleaseObserver]]).
  */
 class VecRuntimeObserver(val next: TransactionExecutionObserver)
-  extends TransactionExecutionObserver {
+  extends TransactionExecutionObserver with ReleaseObserver {
 
   override def startingTransaction(f: => OptimisticTransaction): OptimisticTransaction =
     next.startingTransaction(f) match {
@@ -66,8 +64,6 @@ class VecRuntimeObserver(val next: TransactionExecutionObserver)
   override def transactionAborted(): Unit = next.transactionAborted()
 
   override def createChild(): TransactionExecutionObserver = next.createChild()
-
-  override def getNextObserver: Option[TransactionExecutionObserver] = next.getNextObserver
 
   override def setNextObserver(o: TransactionExecutionObserver): Unit = next.setNextObserver(o)
 

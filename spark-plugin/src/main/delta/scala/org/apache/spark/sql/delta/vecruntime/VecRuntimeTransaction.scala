@@ -5,28 +5,24 @@ import io.vecruntime.spark.{DelegatingVectorFormat, VecRuntimeConf}
 import org.apache.spark.sql.{Dataset, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.delta.{DeltaOptions, IdentityColumn, OptimisticTransaction}
-import org.apache.spark.sql.delta.IcebergCompat
-import org.apache.spark.sql.delta.MaterializePartitionColumnsTableFeature
-import org.apache.spark.sql.delta.DeltaConfigs
 import org.apache.spark.sql.delta.actions.{AddFile, FileAction}
-import org.apache.spark.sql.delta.constraints.{Constraint, Constraints, DeltaInvariantCheckerExec}
+import org.apache.spark.sql.delta.constraints.{Constraint, Constraints}
 import org.apache.spark.sql.delta.files.{DelayedCommitProtocol, DeltaFileFormatWriter, TransactionalWrite}
 import org.apache.spark.sql.delta.hooks.AutoCompact
 import org.apache.spark.sql.delta.perf.DeltaOptimizedWriterExec
-import org.apache.spark.sql.delta.schema.{EmptySchemaWriteException, InnerInvariantViolationException}
-import org.apache.spark.sql.delta.shims.VariantShreddingShims
+import org.apache.spark.sql.delta.schema.InnerInvariantViolationException
 import org.apache.spark.sql.delta.sources.DeltaSQLConf
 import org.apache.spark.sql.delta.stats.DeltaJobStatisticsTracker
-import org.apache.spark.sql.delta.util.TableParquetVersionOption
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
 import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter}
 import org.apache.spark.util.SerializableConfiguration
 
 /**
  * Delta's transaction over `txn`'s table, snapshot and catalog entry, whose `writeFiles` writes
- * the data files natively. It takes Delta 4.4's steps in Delta's order, through the
+ * the data files natively. It takes the Delta release's steps in Delta's order, through the
  * transaction's own members (normalisation, CDC partition, constraints, statistics and identity
- * trackers, the committer, optimized writes, the write options Delta keeps), and hands
+ * trackers, the committer, optimized writes, the write options Delta keeps), where the
+ * releases differ through the shim's [[DeltaRelease]], and hands
  * `DeltaFileFormatWriter` the table's file format wrapped in [[DelegatingVectorFormat]]: Delta's
  * `prepareWrite` sets the job up, its data writers feed the statistics trackers each row, and
  * only the files' bytes come from the native writer. With the plugin off for the session, it
@@ -68,7 +64,7 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       getOptionalStatsTrackerAndStatsCollection(output, outputPath, partitionSchema, data)
     val constraints =
       Constraints.getAll(metadata, session) ++ generatedColumnConstraints ++ additionalConstraints
-    Constraints.validateCheckConstraints(session, constraints, deltaLog, metadata.schema)
+    DeltaRelease.validateCheckConstraints(session, constraints, deltaLog, metadata.schema)
     val identityTracker = IdentityColumn.createIdentityColumnStatsTracker(session,
       deltaLog.newDeltaHadoopConf(), outputPath, metadata.schema, statsDataSchema, trackIdentity)
 
@@ -93,8 +89,7 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
           options = writerOptions(session, writeOptions))
       } catch {
         case InnerInvariantViolationException(violation) => throw violation
-        case e if EmptySchemaWriteException.isEmptySchemaWriteException(e) =>
-          EmptySchemaWriteException.throwEmptySchemaWriteException(e, metadata)
+        case e: Throwable => throw DeltaRelease.writeError(e, metadata)
       }
       historyTracker.foreach { t =>
         IdentityColumn.logTableWrite(snapshot, trackIdentity,
@@ -120,8 +115,9 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       constraints: Seq[Constraint],
       writeOptions: Option[DeltaOptions],
       isOptimize: Boolean): SparkPlan = {
-    val checked = DeltaInvariantCheckerExec(session,
+    val checked = DeltaRelease.invariantChecker(session,
       convertEmptyToNullIfNeeded(executed, partitioningColumns, constraints), constraints)
+    // TransactionalWrite's own shouldOptimizeWrite is private; this is its body.
     val optimizeWrite = writeOptions.flatMap(_.optimizeWrite).getOrElse(
       TransactionalWrite.shouldOptimizeWrite(metadata, session.sessionState.conf))
     if (!isOptimize && optimizeWrite) {
@@ -143,32 +139,23 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
     }
 
   /**
-   * The write options Delta passes its file format: the record limit, codec, Parquet version
-   * and timestamp type of the write, whether partition columns are written into the files, the
-   * Variant shredding of the table, and the table's Parquet version.
+   * The write options Delta passes its file format ([[DeltaRelease.writerOptions]]): those of
+   * the write's options Delta keeps (lower case, as the options' case-insensitive map iterates
+   * them) and what the release adds from the table.
    */
   private def writerOptions(
       session: SparkSession,
       writeOptions: Option[DeltaOptions]): Map[String, String] = {
-    val kept = Set(DeltaOptions.MAX_RECORDS_PER_FILE, DeltaOptions.COMPRESSION,
-      DeltaOptions.PARQUET_VERSION, DeltaOptions.PARQUET_OUTPUT_TIMESTAMP_TYPE)
-    val partitionColumnsInFiles = IcebergCompat.isAnyEnabled(metadata) ||
-      protocol.isFeatureSupported(MaterializePartitionColumnsTableFeature) ||
-      DeltaConfigs.WRITE_PARTITION_COLUMNS_TO_PARQUET.fromMetaData(metadata).getOrElse(true)
-    // (Keys as the options' case-insensitive map iterates them: lower case, as Delta's.)
-    val chosen = writeOptions.fold(Map.empty[String, String])(_.options.iterator.filter {
-      case (k, _) => kept.exists(_.equalsIgnoreCase(k))
-    }.toMap) + (DeltaOptions.WRITE_PARTITION_COLUMNS -> partitionColumnsInFiles.toString)
-    chosen ++
-      VariantShreddingShims.getVariantInferShreddingSchemaOptions(
-        DeltaConfigs.ENABLE_VARIANT_SHREDDING.fromMetaData(metadata)) ++
-      TableParquetVersionOption.getWriterOptions(session, chosen, metadata.configuration)
+    val given = writeOptions.fold(Map.empty[String, String])(_.options.iterator.filter {
+      case (k, _) => DeltaRelease.KeptWriteOptions.exists(_.equalsIgnoreCase(k))
+    }.toMap)
+    DeltaRelease.writerOptions(session, given, protocol, metadata)
   }
 
   /**
    * The files the committer added, with the statistics the tracker recorded for each; files
    * known to hold no row are dropped (an empty MERGE or DELETE source writes such files), and
-   * from IcebergCompatV2 on each file is tagged with the compat version.
+   * each file is tagged with the IcebergCompat version where the release tags one.
    */
   private def addedFiles(
       committer: DelayedCommitProtocol,
@@ -178,10 +165,10 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       case None => committer.addedStatuses
     }
     val nonEmpty: Seq[FileAction] = withStats.filter(_.numLogicalRecords.forall(_ > 0)).toSeq
-    IcebergCompat.anyEnabled(metadata).filter(_.version >= 2) match {
-      case Some(compat) => nonEmpty.map {
+    DeltaRelease.icebergCompatTag(metadata) match {
+      case Some(version) => nonEmpty.map {
         case a: AddFile => a.copy(tags = Option(a.tags).getOrElse(Map.empty[String, String]) +
-          (AddFile.Tags.ICEBERG_COMPAT_VERSION.name -> compat.version.toString))
+          (AddFile.Tags.ICEBERG_COMPAT_VERSION.name -> version))
         case other => other
       }
       case None => nonEmpty

@@ -1,0 +1,55 @@
+package org.apache.spark.sql.delta.vecruntime
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.delta.{DeltaConfigs, DeltaLog, DeltaOptions, IcebergCompat}
+import org.apache.spark.sql.delta.{MaterializePartitionColumnsTableFeature, TransactionExecutionObserver}
+import org.apache.spark.sql.delta.actions.{Metadata, Protocol}
+import org.apache.spark.sql.delta.constraints.{Constraint, Constraints, DeltaInvariantCheckerExec}
+import org.apache.spark.sql.delta.shims.VariantShreddingShims
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.types.StructType
+
+/**
+ * What Delta Lake 4.2's `writeFiles` does its own way ([[VecRuntimeTransaction]]): it keeps
+ * neither the write's Parquet version nor its timestamp type, has no table Parquet version, and
+ * no error of its own for a write of an empty group.
+ */
+object DeltaRelease {
+  /** The Delta releases whose `writeFiles` this shim's is checked against. */
+  val Releases = Set("4.2.0")
+
+  def validateCheckConstraints(
+      session: SparkSession,
+      constraints: Seq[Constraint],
+      deltaLog: DeltaLog,
+      schema: StructType): Unit =
+    Constraints.validateCheckConstraints(session, constraints, deltaLog, schema)
+
+  def invariantChecker(session: SparkSession, plan: SparkPlan, constraints: Seq[Constraint]): SparkPlan =
+    DeltaInvariantCheckerExec(session, plan, constraints)
+
+  /** The write's options Delta passes on: record limit and codec. */
+  val KeptWriteOptions = Set(DeltaOptions.MAX_RECORDS_PER_FILE, DeltaOptions.COMPRESSION)
+
+  /** `given`, whether partition columns are written into the files, the Variant shredding. */
+  def writerOptions(
+      session: SparkSession,
+      given: Map[String, String],
+      protocol: Protocol,
+      metadata: Metadata): Map[String, String] = {
+    val partitionColumnsInFiles = IcebergCompat.isAnyEnabled(metadata) ||
+      protocol.isFeatureSupported(MaterializePartitionColumnsTableFeature)
+    given + (DeltaOptions.WRITE_PARTITION_COLUMNS -> partitionColumnsInFiles.toString) ++
+      VariantShreddingShims.getVariantInferShreddingSchemaOptions(
+        DeltaConfigs.ENABLE_VARIANT_SHREDDING.fromMetaData(metadata))
+  }
+
+  def writeError(e: Throwable, metadata: Metadata): Throwable = e
+
+  /** The IcebergCompat version each added file is tagged with: from V2 on. */
+  def icebergCompatTag(metadata: Metadata): Option[String] =
+    IcebergCompat.anyEnabled(metadata).filter(_.version >= 2).map(_.version.toString)
+}
+
+/** Delta 4.2's observers have nothing of their own. */
+trait ReleaseObserver extends TransactionExecutionObserver
