@@ -10,15 +10,14 @@ import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.types.StructType
 
 /**
- * What Delta Lake 4.2's `writeFiles` does its own way ([[VecRuntimeTransaction]]): it keeps
- * neither the write's Parquet version nor its timestamp type, has no table Parquet version, and
- * no error of its own for a write of an empty group.
+ * What Delta Lake 4.2's `writeFiles` does its own way ([[VecRuntimeTransaction]]): as 4.0's, and
+ * it validates CHECK constraints before the write, writes partition columns into the files
+ * under the materializePartitionColumns feature too, and passes the table's Variant shredding.
  */
-object DeltaRelease {
-  /** The Delta releases whose `writeFiles` this shim's is checked against. */
+object DeltaRelease extends DeltaReleaseBase {
   val Releases = Set("4.2.0")
 
-  def validateCheckConstraints(
+  override def validateCheckConstraints(
       session: SparkSession,
       constraints: Seq[Constraint],
       deltaLog: DeltaLog,
@@ -28,11 +27,7 @@ object DeltaRelease {
   def invariantChecker(session: SparkSession, plan: SparkPlan, constraints: Seq[Constraint]): SparkPlan =
     DeltaInvariantCheckerExec(session, plan, constraints)
 
-  /** The write's options Delta passes on: record limit and codec. */
-  val KeptWriteOptions = Set(DeltaOptions.MAX_RECORDS_PER_FILE, DeltaOptions.COMPRESSION)
-
-  /** `given`, whether partition columns are written into the files, the Variant shredding. */
-  def writerOptions(
+  override def writerOptions(
       session: SparkSession,
       given: Map[String, String],
       protocol: Protocol,
@@ -44,9 +39,6 @@ object DeltaRelease {
         DeltaConfigs.ENABLE_VARIANT_SHREDDING.fromMetaData(metadata))
   }
 
-  def writeError(e: Throwable, metadata: Metadata): Throwable = e
-
-  /** The IcebergCompat version each added file is tagged with: from V2 on. */
   def icebergCompatTag(metadata: Metadata): Option[String] =
     IcebergCompat.anyEnabled(metadata).filter(_.version >= 2).map(_.version.toString)
 }

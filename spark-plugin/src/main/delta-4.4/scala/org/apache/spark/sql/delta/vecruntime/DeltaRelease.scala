@@ -11,12 +11,15 @@ import org.apache.spark.sql.delta.util.TableParquetVersionOption
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.types.StructType
 
-/** What Delta Lake 4.4's `writeFiles` does its own way ([[VecRuntimeTransaction]]). */
-object DeltaRelease {
-  /** The Delta releases whose `writeFiles` this shim's is checked against. */
+/**
+ * What Delta Lake 4.4's `writeFiles` does its own way ([[VecRuntimeTransaction]]): as 4.2's, and
+ * it keeps the write's Parquet version and timestamp type, passes the table's Parquet version,
+ * and reports a write of an empty group with its own error.
+ */
+object DeltaRelease extends DeltaReleaseBase {
   val Releases = Set("4.4.0")
 
-  def validateCheckConstraints(
+  override def validateCheckConstraints(
       session: SparkSession,
       constraints: Seq[Constraint],
       deltaLog: DeltaLog,
@@ -27,14 +30,14 @@ object DeltaRelease {
     DeltaInvariantCheckerExec(session, plan, constraints)
 
   /** The write's options Delta passes on: record limit, codec, Parquet version, timestamp type. */
-  val KeptWriteOptions = Set(DeltaOptions.MAX_RECORDS_PER_FILE, DeltaOptions.COMPRESSION,
-    DeltaOptions.PARQUET_VERSION, DeltaOptions.PARQUET_OUTPUT_TIMESTAMP_TYPE)
+  override val KeptWriteOptions: Set[String] = Set(DeltaOptions.MAX_RECORDS_PER_FILE,
+    DeltaOptions.COMPRESSION, DeltaOptions.PARQUET_VERSION, DeltaOptions.PARQUET_OUTPUT_TIMESTAMP_TYPE)
 
   /**
    * `given` and whether partition columns are written into the files, the table's Variant
    * shredding, and the table's Parquet version.
    */
-  def writerOptions(
+  override def writerOptions(
       session: SparkSession,
       given: Map[String, String],
       protocol: Protocol,
@@ -50,14 +53,13 @@ object DeltaRelease {
   }
 
   /** The error a failed write reports: Delta's own (thrown) for a write of an empty group. */
-  def writeError(e: Throwable, metadata: Metadata): Throwable = {
+  override def writeError(e: Throwable, metadata: Metadata): Throwable = {
     if (EmptySchemaWriteException.isEmptySchemaWriteException(e)) {
       EmptySchemaWriteException.throwEmptySchemaWriteException(e, metadata)
     }
     e
   }
 
-  /** The IcebergCompat version each added file is tagged with: from V2 on. */
   def icebergCompatTag(metadata: Metadata): Option[String] =
     IcebergCompat.anyEnabled(metadata).filter(_.version >= 2).map(_.version.toString)
 }
