@@ -24,6 +24,12 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnarBatchRow}
  */
 case class WideRows(schema: StructType, positions: Array[Int])
 
+/**
+ * A file a table format places and lays out itself (Iceberg's): the layout it is written with,
+ * and its stream, opened when the file is.
+ */
+case class FileTarget(layout: SparkParquetLayout, create: () => OutputStream)
+
 object VectorParquetOutputWriterFactory extends Logging {
   /**
    * The factory a format's `prepareWrite` returns: the native one in place of `owners` (the
@@ -100,11 +106,13 @@ class VectorParquetOutputWriter(
     metrics: Map[String, SQLMetric] = Map.empty,
     writerVersion: Option[String] = None,
     wide: Option[WideRows] = None,
-    fileSchema: Option[StructType] = None)
+    fileSchema: Option[StructType] = None,
+    target: Option[FileTarget] = None)
   extends OutputWriter with ColumnarInput.Listener with Logging {
 
   private val conf = context.getConfiguration
-  private val layout = SparkParquetLayout.ofTaskFile(conf, dataSchema, writerVersion, fileSchema)
+  private val layout = target.fold(
+    SparkParquetLayout.ofTaskFile(conf, dataSchema, writerVersion, fileSchema))(_.layout)
   // Checked when the write was planned (VecRuntimeConf.validate).
   private val batchRows = conf.getInt(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.DefaultBatchRows)
   private val batchBytes = conf.getLong(VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.DefaultBatchBytes)
@@ -144,7 +152,8 @@ class VectorParquetOutputWriter(
       else math.max(conf.getInt("io.file.buffer.size", 4096), VectorParquetOutputWriter.MinStreamBuffer)
     // A killed task creates no file (LocalFiles.create checks), also when a deferred file is
     // created late, mid-task: the job's abort may already have deleted its directory.
-    val create = () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize)
+    val create = target.fold[() => OutputStream](
+      () => LocalFiles.create(file.getFileSystem(conf), file, bufferSize))(_.create)
     stream = if (manyFiles) new DeferredFileStream(create, bufferSize) else create()
     if (!manyFiles) open()
     batch = new RowBatch(batchRows, initialBatchBytes)
@@ -289,6 +298,21 @@ class VectorParquetOutputWriter(
     }
   }
 
+  /** Rows taken so far. */
+  def rowCount: Long = rows
+
+  /**
+   * The file's bytes so far, those held natively and the rows waiting in the batch (their row
+   * bytes, as an estimate of their encoded size) included: what a table format rolls its files
+   * by, as parquet-java's writer's length counts its buffered pages.
+   */
+  def length: Long =
+    if (writer == null) finalLength + bufferedBytes
+    else writer.bytesWritten() + writer.nativeBytesHeld() + bufferedBytes
+
+  /** The bytes written once the writer is dropped (the whole file once closed). */
+  private var finalLength = 0L
+
   /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */
   private def endRowGroup(): Unit = if (writer != null && writer.isOpen) {
     writer.endRowGroup()
@@ -332,7 +356,7 @@ class VectorParquetOutputWriter(
   }
 
   /** Drops the file unfinished and frees what it holds (a task ending with it still open). */
-  private[spark] def abortQuietly(): Unit =
+  def abortQuietly(): Unit =
     try release() catch { case e: Exception => logWarning(s"releasing $path", e) }
 
   /** Frees native memory and the stream whatever state the writer is in. */
@@ -342,7 +366,13 @@ class VectorParquetOutputWriter(
     pendingBatch = null
     if (columns != null) columns.close()
     columns = null
-    if (writer != null) writer.abort()
+    // The native writer holds the file's stream (and its buffer) until dropped: Spark's memory
+    // manager keeps this writer (NativeMemory's consumer) until the task ends.
+    if (writer != null) {
+      writer.abort()
+      finalLength = writer.bytesWritten()
+      writer = null
+    }
     if (batch != null) batch.close()
     batch = null
     if (stream != null) {

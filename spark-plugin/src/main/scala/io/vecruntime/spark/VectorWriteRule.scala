@@ -31,19 +31,21 @@ import io.vecruntime.spark.shims.{ParquetJavaShims, SparkShims, WriteFilesNode}
 case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with Logging {
   import VectorWriteRule._
 
-  override def apply(plan: SparkPlan): SparkPlan = {
+  override def apply(sparkPlan: SparkPlan): SparkPlan = {
     val conf = session.sessionState.conf
     if (!VecRuntimeConf.enabled(conf)) {
       // Marked as planned with the plugin off, for WriteCensus: a listener runs later, when the
       // setting may have changed.
-      plan.foreach {
+      sparkPlan.foreach {
         case p @ (_: WriteFilesExec | _: DataWritingCommandExec) => p.setTagValue(PluginOff, true)
         case _ =>
       }
-      return plan
+      return sparkPlan
     }
-    // A table format's commands (Delta's) started on this thread write natively.
+    // A table format's commands (Delta's) started on this thread write natively; Iceberg's
+    // write nodes are given the native writer (both only where the format is on the class path).
     DeltaWrites.observeThisThread()
+    val plan = IcebergWrites.rewrite(sparkPlan, conf)
     val done = plan.exists {
       case _: VectorWriteFilesExec | _: VecRuntimeFallbackWriteFilesExec => true
       case _ => false
