@@ -46,7 +46,8 @@ elapsed
 
 # The plugin built for the older Spark lines (their profiles and shims), each on a local Spark of
 # that release: VectorWriteSuite, FallbackSuite and RowSplittingSuite, and DeltaWriteSuite with
-# the line's Delta release (its tests of every line); on 4.1 also VariantWriteSuite; on 3.5 also
+# the line's Delta release (its tests of every line); on 4.1 also VariantWriteSuite and
+# IcebergWriteSuite (Iceberg 1.12's runtime is for Spark 4.1; pyiceberg reads); on 3.5 also
 # the suites of its own shim folders (the rebase settings, the streaming sink, the partitioned
 # task write's errors); slow tests left to 4.2; Spark 3.5 for Scala 2.13 as well, without Delta.
 for line in 4.1 4.0 3.5 3.5,scala-2.13; do
@@ -55,7 +56,7 @@ for line in 4.1 4.0 3.5 3.5,scala-2.13; do
   # Each line's own bucket id expressions against the native split.
   suites=$suites,io.vecruntime.spark.RowSplittingSuite,io.vecruntime.spark.DeltaWriteSuite
   case "$line" in
-    4.1) suites=$suites,io.vecruntime.spark.VariantWriteSuite ;;
+    4.1) suites=$suites,io.vecruntime.spark.VariantWriteSuite,io.vecruntime.spark.IcebergWriteSuite ;;
     3.5) suites=$suites,io.vecruntime.spark.RebaseWriteSuite,io.vecruntime.spark.WritePathsSuite
       suites=$suites,io.vecruntime.spark.PartitionedWriteSuite ;;
     3.5,scala-2.13) suites=io.vecruntime.spark.FallbackSuite,io.vecruntime.spark.RebaseWriteSuite

@@ -1,0 +1,319 @@
+package org.apache.iceberg.spark.source
+
+import scala.collection.mutable
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.vecruntime.spark.{FileTarget, LocalFiles, SparkParquetLayout, TableFormatPlanHook, VecRuntimeConf, VectorParquetOutputWriter, WriteCensus}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.mapreduce.{TaskAttemptID, TaskType}
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
+import org.apache.iceberg.{DataFile, DataFiles, FileFormat, IcebergBuild, MetricsConfig, PartitionKey, PartitionSpec, Schema, StructLike, Table}
+import org.apache.iceberg.encryption.EncryptedOutputFile
+import org.apache.iceberg.hadoop.HadoopFileIO
+import org.apache.iceberg.io.OutputFileFactory
+import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
+import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
+
+import org.apache.spark.TaskContext
+import org.apache.spark.broadcast.Broadcast
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
+import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec}
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.StructType
+
+/**
+ * Apache Iceberg's Spark writes with their data files written natively. Iceberg plans a
+ * DataSource V2 write (`AppendData`, `OverwriteByExpression`, `OverwritePartitionsDynamic`,
+ * `ReplaceData` of copy-on-write row-level commands, and those that CTAS, RTAS and
+ * `rewrite_data_files` run): the node's Iceberg `Write` is wrapped so that its tasks write
+ * with the native writer, in the files Iceberg's own tasks would write (names, partitions,
+ * rolling at the target size), and hand Iceberg the `DataFile`s with Iceberg's own metrics
+ * computed from their footers; Iceberg's commit, its conflict checks and its abort stay as
+ * they are. A write the native writer cannot make as Iceberg's does keeps Iceberg's writer,
+ * its reason logged and counted.
+ */
+object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
+  /** The Iceberg release this code is written against (its Spark 4.1 runtime). */
+  val Release = "1.12."
+
+  override def unsupported: Option[String] = {
+    val version = IcebergBuild.version()
+    if (version.startsWith(Release)) None
+    else Some(s"Iceberg $version: this jar writes for Iceberg ${Release}x")
+  }
+
+  override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
+    case a @ AppendDataExec(_, _, w: SparkWrite) => a.copy(write = wrap(w, conf))
+    case o @ OverwriteByExpressionExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
+    case o @ OverwritePartitionsDynamicExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
+    case r @ ReplaceDataExec(_, _, _, w: SparkWrite) => r.copy(write = wrap(w, conf))
+  }
+
+  private def field[T](w: SparkWrite, name: String): T = {
+    val f = classOf[SparkWrite].getDeclaredField(name)
+    f.setAccessible(true)
+    f.get(w).asInstanceOf[T]
+  }
+
+  private def wrap(w: SparkWrite, conf: SQLConf): Write = {
+    val reason = fallbackReason(w)
+    reason.foreach(r => logWarning(s"vecruntime: Iceberg's writer writes this: $r"))
+    if (reason.isEmpty) VecRuntimeConf.validate(conf)
+    val settings = Seq(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.BATCH_BYTES,
+      VecRuntimeConf.TASK_BUFFER_BYTES).flatMap(k => conf.getConfString(k, null) match {
+        case null => None
+        case v => Some(k -> v)
+      }).toMap
+    new NativeIcebergWrite(w, reason, settings)
+  }
+
+  private def fallbackReason(w: SparkWrite): Option[String] = {
+    val table = field[Table](w, "table")
+    val writeSchema = field[Schema](w, "writeSchema")
+    val props = table.properties.asScala.toMap ++
+      field[java.util.Map[String, String]](w, "writeProperties").asScala
+    if (field[FileFormat](w, "format") != FileFormat.PARQUET) {
+      Some(s"file format ${field[FileFormat](w, "format")}")
+    } else if (props.contains("encryption.key-id")) {
+      Some("an encrypted table (encryption.key-id)")
+    } else if (writeSchema.findField("_row_id") != null) {
+      Some("row lineage columns (a copy-on-write command on a format v3 table)")
+    } else {
+      IcebergLayout.unsupported(writeSchema, field[StructType](w, "dsSchema"), props)
+    }
+  }
+}
+
+/**
+ * Iceberg's `Write` with its batch write's tasks writing natively (`reason` None), or as it is
+ * (a fallback, `reason` saying why). Everything else is Iceberg's.
+ */
+final class NativeIcebergWrite(
+    val iceberg: SparkWrite,
+    val reason: Option[String],
+    settings: Map[String, String])
+  extends Write {
+  override def description(): String = iceberg.description()
+  override def toBatch: BatchWrite = new NativeBatchWrite(iceberg.toBatch, reason, settings)
+  override def toStreaming: StreamingWrite = iceberg.toStreaming
+  override def supportedCustomMetrics(): Array[CustomMetric] = iceberg.supportedCustomMetrics()
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = iceberg.reportDriverMetrics()
+  override def toString: String =
+    s"$iceberg, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
+}
+
+final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settings: Map[String, String])
+  extends BatchWrite {
+  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
+    WriteCensus.tableFormatWrite("Iceberg", reason)
+    val factory = iceberg.createBatchWriterFactory(info)
+    if (reason.isDefined) factory else new NativeWriterFactory(factory, settings)
+  }
+  override def useCommitCoordinator(): Boolean = iceberg.useCommitCoordinator()
+  override def onDataWriterCommit(message: WriterCommitMessage): Unit =
+    iceberg.onDataWriterCommit(message)
+  override def commit(messages: Array[WriterCommitMessage]): Unit = iceberg.commit(messages)
+  override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
+    iceberg.commit(messages, summary)
+  override def abort(messages: Array[WriterCommitMessage]): Unit = iceberg.abort(messages)
+}
+
+/**
+ * The tasks' writers, from what Iceberg's `WriterFactory` (`iceberg`, shipped with this one)
+ * holds: the table, the output spec, the schemas, the target file size, fanout or clustered
+ * partitions, the write's properties and sort order.
+ */
+final class NativeWriterFactory(iceberg: DataWriterFactory, settings: Map[String, String])
+  extends DataWriterFactory {
+  private def field[T](name: String): T = {
+    val f = iceberg.getClass.getDeclaredField(name)
+    f.setAccessible(true)
+    f.get(iceberg).asInstanceOf[T]
+  }
+
+  override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = {
+    val table = field[Broadcast[Table]]("tableBroadcast").value
+    new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-0",
+      field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
+      field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
+      field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
+      field[Int]("sortOrderId"), settings)
+  }
+}
+
+/**
+ * One task's data files, as Iceberg's `UnpartitionedDataWriter` / `PartitionedDataWriter`
+ * write them: a file per partition (`PartitionKey` of the row, as Iceberg's), all open at once
+ * with fanout, else one at a time with Iceberg's error when a closed partition comes back; a
+ * new file when one reaches the target size (checked every 1000 rows, as Iceberg's rolling
+ * writer); the `DataFile`s in Iceberg's `TaskCommit`. On abort every file the task created is
+ * deleted, as Iceberg's writer does.
+ */
+final class NativeDataWriter(
+    table: Table,
+    partitionId: Int,
+    taskId: Long,
+    operationId: String,
+    specId: Int,
+    targetFileSize: Long,
+    writeSchema: Schema,
+    dsSchema: StructType,
+    fanout: Boolean,
+    writeProperties: Map[String, String],
+    sortOrderId: Int,
+    settings: Map[String, String])
+  extends DataWriter[InternalRow] with Logging {
+
+  private val spec: PartitionSpec = table.specs.get(specId)
+  private val io = table.io
+  private val files = OutputFileFactory.builderFor(table, partitionId, taskId)
+    .format(FileFormat.PARQUET).operationId(operationId).build()
+  private val layout: SparkParquetLayout =
+    IcebergLayout(writeSchema, dsSchema, table.properties.asScala.toMap ++ writeProperties)
+  private val metricsConfig = MetricsConfig.forTable(table)
+  private val sortOrder = table.sortOrders.get(sortOrderId)
+  private val context = {
+    val conf = new Configuration(false)
+    settings.foreach { case (k, v) => conf.set(k, v) }
+    new TaskAttemptContextImpl(conf, new TaskAttemptID("", 0, TaskType.MAP, partitionId, 0))
+  }
+  private val partitioned = spec.isPartitioned
+  private val manyFiles = partitioned && fanout
+  private val key = if (partitioned) new PartitionKey(spec, writeSchema) else null
+  private val wrapper = if (partitioned) new InternalRowWrapper(dsSchema, writeSchema.asStruct) else null
+  private val open: java.util.Map[StructLike, OpenFile] =
+    if (partitioned) StructLikeMap.create[OpenFile](spec.partitionType) else new java.util.HashMap()
+  private val closed = if (partitioned) StructLikeSet.create(spec.partitionType) else null
+  private var current: OpenFile = _
+  private val done = mutable.ArrayBuffer[DataFile]()
+  /** Every file created, finished or not: deleted on abort. */
+  private val created = mutable.ArrayBuffer[String]()
+
+  /** One data file being written. */
+  private final class OpenFile(val partition: StructLike) {
+    private val file: EncryptedOutputFile =
+      if (partitioned) files.newOutputFile(spec, partition) else files.newOutputFile()
+    val location: String = file.encryptingOutputFile.location
+    private val floats = new FloatMetrics(writeSchema)
+    val writer = new VectorParquetOutputWriter(location, dsSchema, context, manyFiles,
+      target = Some(FileTarget(layout, () => stream(file))))
+
+    def write(row: InternalRow): Unit = {
+      writer.write(row)
+      if (!floats.isEmpty) floats.update(row)
+    }
+
+    def full: Boolean = writer.rowCount % 1000 == 0 && writer.length >= targetFileSize
+
+    /** Finishes the file: Iceberg's `DataFile` for it, metrics from its footer. */
+    def finish(): DataFile = {
+      writer.close()
+      val footer = VecRuntimeFooters.read(io.newInputFile(location))
+      DataFiles.builder(spec)
+        .withFormat(FileFormat.PARQUET)
+        .withPath(location)
+        .withPartition(if (partitioned) partition else null)
+        .withFileSizeInBytes(writer.length)
+        .withMetrics(ParquetUtil.footerMetrics(footer, floats.metrics, metricsConfig))
+        .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
+        .withSortOrder(sortOrder)
+        .build()
+    }
+  }
+
+  /** The file's stream: Hadoop's directly with the native writer's buffer where it can be. */
+  private def stream(file: EncryptedOutputFile): java.io.OutputStream = {
+    val location = file.encryptingOutputFile.location
+    created += location
+    io match {
+      case h: HadoopFileIO =>
+        val path = new Path(location)
+        // A file among many open ones keeps a small buffer (VectorParquetOutputWriter's).
+        LocalFiles.create(path.getFileSystem(h.conf), path,
+          if (manyFiles) VectorParquetOutputWriter.ManyFilesStreamBuffer
+          else VectorParquetOutputWriter.MinStreamBuffer)
+      case _ => file.encryptingOutputFile.createOrOverwrite()
+    }
+  }
+
+  private def fileFor(row: InternalRow): OpenFile = {
+    if (!partitioned) {
+      if (current == null) current = new OpenFile(null)
+      return current
+    }
+    key.partition(wrapper.wrap(row))
+    val f = open.get(key)
+    if (f != null) return f
+    if (!fanout) {
+      // Iceberg's ClusteredWriter: rows arrive clustered by partition, one file open at a time.
+      if (closed.contains(key)) {
+        throw new IllegalStateException("Incoming records violate the writer assumption that " +
+          "records are clustered by spec and by partition within each spec. Either cluster the " +
+          s"incoming records or switch to fanout writers.\nEncountered records that belong to " +
+          s"already closed files:\npartition '${spec.partitionToPath(key)}' in spec $spec")
+      }
+      open.values.asScala.toSeq.foreach { o =>
+        done += o.finish()
+        closed.add(o.partition)
+      }
+      open.clear()
+    }
+    val partition = key.copy()
+    val created = new OpenFile(partition)
+    open.put(partition, created)
+    created
+  }
+
+  override def write(row: InternalRow): Unit = {
+    val f = fileFor(row)
+    f.write(row)
+    if (f.full) {
+      done += f.finish()
+      if (partitioned) open.remove(f.partition) else current = null
+    }
+  }
+
+  private def finishAll(): Unit = {
+    if (current != null) {
+      val c = current
+      current = null
+      done += c.finish()
+    }
+    val all = open.values.asScala.toSeq
+    open.clear()
+    all.foreach(o => done += o.finish())
+  }
+
+  override def commit(): WriterCommitMessage = {
+    finishAll()
+    val message = new SparkWrite.TaskCommit(done.toArray)
+    message.reportOutputMetrics()
+    message
+  }
+
+  override def abort(): Unit = {
+    val unfinished = Option(current).toSeq ++ open.values.asScala
+    current = null
+    open.clear()
+    unfinished.foreach(_.writer.abortQuietly())
+    created.foreach { location =>
+      try io.deleteFile(location)
+      catch { case NonFatal(e) => logWarning(s"deleting $location", e) }
+    }
+  }
+
+  override def close(): Unit = {
+    // After commit nothing is open; after a failure abort released what was.
+    val unfinished = Option(current).toSeq ++ open.values.asScala
+    current = null
+    open.clear()
+    unfinished.foreach(_.writer.abortQuietly())
+  }
+}

@@ -1,0 +1,265 @@
+package io.vecruntime.spark
+
+import java.io.File
+
+import scala.sys.process._
+
+import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
+
+import org.apache.spark.sql.{DataFrame, Row}
+
+/**
+ * Apache Iceberg tables (a Hadoop catalog in a temporary directory) written by Iceberg's writer
+ * (the plugin off) and natively (on), each case twice from the same rows: the tables must read
+ * the same; their snapshots must commit the same data files with the same metrics (record,
+ * value, null and NaN counts, lower and upper bounds, partitions, split offsets, sort order:
+ * Iceberg's own, computed for the plugin's files too) and the same summaries; their files the
+ * same Parquet schema (field ids) and `iceberg.schema`; every file of the plugin's table is the
+ * native writer's. pyiceberg, an independent reader, reads the plugin's tables as Iceberg's.
+ */
+class IcebergWriteSuite extends VecRuntimeSparkSession {
+  lazy val warehouse: String = newDir("iceberg-warehouse")
+
+  override def extraConf: Map[String, String] = Map(
+    "spark.sql.extensions" -> ("org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions," +
+      classOf[VecRuntimeExtensions].getName),
+    "spark.sql.catalog.ice" -> "org.apache.iceberg.spark.SparkCatalog",
+    "spark.sql.catalog.ice.type" -> "hadoop",
+    "spark.sql.catalog.ice.warehouse" -> warehouse)
+
+  /** Rows of the types Iceberg tables hold, with nulls, NaNs and signed zeros, in two partitions. */
+  def rowsDf(n: Int = 3000, offset: Int = 0): DataFrame = spark.range(offset, offset + n, 1, 2)
+    .selectExpr(
+      "id",
+      "cast(id % 7 as int) as k",
+      "if(id % 5 = 0, null, concat('s', cast(id % 113 as string), repeat('x', cast(id % 30 as int)))) as s",
+      "case when id % 17 = 0 then double('NaN') when id % 19 = 0 then -0.0d else cast(id as double) / 3 end as d",
+      "if(id % 23 = 0, null, cast(id % 1000 as float) - 500.5f) as f",
+      "date_add(date'2024-01-01', cast(id % 400 as int)) as day",
+      "if(id % 11 = 0, null, timestamp_seconds(1700000000 + id * 3607)) as ts",
+      "timestamp_ntz'2024-03-01 10:00:00' + make_interval(0, 0, 0, 0, cast(id % 50 as int)) as ntz",
+      "cast(id * 7 as decimal(12, 2)) as amount",
+      "cast(id as decimal(30, 4)) as wide",
+      "id % 2 = 0 as flag",
+      "cast(concat('b', id % 9) as binary) as bin",
+      "if(id % 13 = 0, null, named_struct('x', id % 4, 'y', if(id % 29 = 0, double('NaN'), id * 0.5))) as st",
+      "if(id % 3 = 0, null, array(id, id + 1)) as arr",
+      "map(cast(id % 3 as string), id) as m")
+
+  def table(name: String): String = s"ice.db.$name"
+
+  /** The committed data files with Iceberg's metrics, by what identifies them in both tables. */
+  def files(t: String): Seq[String] = spark.table(s"$t.files")
+    .withColumn("row_groups", org.apache.spark.sql.functions.expr("size(split_offsets)"))
+    .withColumn("sized", org.apache.spark.sql.functions.expr("map_keys(column_sizes)"))
+    // Where the files are and their bytes differ; readable_metrics repeats the bounds with sizes.
+    .drop("file_path", "file_size_in_bytes", "column_sizes", "split_offsets", "readable_metrics")
+    .collect().map(rowString).toSeq.sorted
+
+  private def rowString(r: Row): String = r.toSeq.map {
+    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, v) => s"$k=${value(v)}" }.sorted.mkString("{", ",", "}")
+    case s: scala.collection.Seq[_] => s.map(value).mkString("[", ",", "]")
+    case v => value(v)
+  }.mkString("|")
+
+  private def value(v: Any): String = v match {
+    case b: Array[Byte] => b.map("%02x".format(_)).mkString
+    case r: Row => rowString(r)
+    case null => "null"
+    case other => other.toString
+  }
+
+  def paths(t: String): Seq[File] =
+    spark.sql(s"SELECT file_path FROM $t.files").collect().map(r => new File(new java.net.URI(r.getString(0)).getPath)).toSeq
+
+  def rowsOf(t: String): Seq[String] = spark.table(t).collect().map(rowString).toSeq.sorted
+
+  /** The snapshots' operations and summaries, byte counts left out (the files differ). */
+  def snapshots(t: String): Seq[String] = spark.sql(
+    s"SELECT operation, summary FROM $t.snapshots ORDER BY committed_at").collect().map { r =>
+      val summary = r.getMap[String, String](1).toSeq.filter { case (k, _) =>
+        !k.contains("size") && k != "spark.app.id" && !k.startsWith("engine") &&
+          k != "iceberg-version"
+      }.sorted
+      s"${r.getString(0)} $summary"
+    }.toSeq
+
+  /**
+   * Builds a table twice with `build(name)`, Iceberg's writer then the native one, checks they
+   * are the same; returns (ours, Iceberg's).
+   */
+  def buildBoth(name: String, native: Boolean = true)(build: String => Unit): (String, String) = {
+    val theirs = table(s"${name}_iceberg")
+    val ours = table(s"${name}_ours")
+    withConf(VecRuntimeConf.ENABLED -> "false")(build(theirs))
+    build(ours)
+    assertSameTables(ours, theirs, native)
+    (ours, theirs)
+  }
+
+  def assertSameTables(ours: String, theirs: String, native: Boolean = true): Unit = {
+    assert(rowsOf(ours) == rowsOf(theirs), "rows")
+    assert(snapshots(ours) == snapshots(theirs), "snapshots")
+    val (o, t) = (files(ours), files(theirs))
+    assert(o.nonEmpty && o.size == t.size, s"files: ${o.size} against ${t.size}")
+    assert(o == t, s"data files and their metrics:\n${o.mkString("\n")}\nagainst\n${t.mkString("\n")}")
+    def schemas(tbl: String) = paths(tbl).map { f =>
+      val meta = footer(f).getFileMetaData
+      (meta.getSchema.toString, meta.getKeyValueMetaData.get("iceberg.schema"))
+    }.distinct
+    assert(schemas(ours) == schemas(theirs), "Parquet schema and iceberg.schema")
+    paths(ours).foreach { f =>
+      val createdBy = footer(f).getFileMetaData.getCreatedBy
+      assert(createdBy.startsWith(if (native) "vecruntime version" else "parquet-mr"), s"$f: $createdBy")
+    }
+    paths(theirs).foreach(f => assert(footer(f).getFileMetaData.getCreatedBy.startsWith("parquet-mr")))
+  }
+
+  def census(kind: String): Long = WriteCensus.snapshot().getOrElse((getClass.getSimpleName, kind), 0L)
+
+  test("append into a new table, and again; the census counts the native writes") {
+    val before = census("native (Iceberg)")
+    buildBoth("append") { t =>
+      rowsDf().writeTo(t).using("iceberg").create()
+      rowsDf(500, 3000).writeTo(t).append()
+      rowsDf(300, 7000).write.format("iceberg").mode("append").save(t)
+    }
+    assert(census("native (Iceberg)") == before + 3)
+  }
+
+  test("partition transforms, clustered and fanout writers") {
+    for ((distribution, fanout) <- Seq("hash" -> "false", "none" -> "true")) {
+      buildBoth(s"transforms_$distribution") { t =>
+        spark.sql(s"""CREATE TABLE $t (id bigint, k int, s string, day date, ts timestamp, amount decimal(12, 2))
+          USING iceberg PARTITIONED BY (k, bucket(4, id), truncate(3, s), days(day), hours(ts))
+          TBLPROPERTIES ('write.distribution-mode' = '$distribution', 'write.spark.fanout.enabled' = '$fanout')""")
+        // 60 partitions (Iceberg's fanout writer holds one parquet-java writer per partition).
+        spark.range(0, 3000, 1, 2).selectExpr("id", "cast(id % 3 as int) as k",
+          "concat('s', id % 5, 'x') as s", "date_add(date'2024-01-01', cast(id % 3 as int)) as day",
+          "timestamp_seconds(1700000000 + (id % 4) * 3600) as ts", "cast(id as decimal(12, 2)) as amount")
+          .writeTo(t).append()
+      }
+    }
+    buildBoth("years_months") { t =>
+      spark.sql(s"""CREATE TABLE $t (id bigint, day date, ts timestamp)
+        USING iceberg PARTITIONED BY (years(day), months(ts))""")
+      rowsDf().selectExpr("id", "day", "date_trunc('hour', ts) - make_interval(0, cast(id % 9 as int)) as ts")
+        .writeTo(t).append()
+    }
+  }
+
+  test("overwrites: dynamic, by filter, INSERT OVERWRITE; CTAS and RTAS") {
+    rowsDf().createOrReplaceTempView("ice_src")
+    buildBoth("overwrites") { t =>
+      spark.sql(s"CREATE TABLE $t USING iceberg PARTITIONED BY (k) AS SELECT * FROM ice_src")
+      rowsDf(1000, 50).writeTo(t).overwritePartitions()
+      rowsDf(2000, 7).where("k = 3").writeTo(t).overwrite(org.apache.spark.sql.functions.expr("k = 3"))
+      spark.sql(s"INSERT OVERWRITE $t SELECT * FROM ice_src WHERE k = 5")
+      spark.sql(s"INSERT INTO $t SELECT * FROM ice_src WHERE id < 100")
+    }
+    buildBoth("replace") { t =>
+      spark.sql(s"CREATE TABLE $t USING iceberg AS SELECT * FROM ice_src")
+      spark.sql(s"CREATE OR REPLACE TABLE $t USING iceberg PARTITIONED BY (k) AS SELECT id, k, s FROM ice_src WHERE id % 3 = 0")
+    }
+  }
+
+  test("copy-on-write MERGE, UPDATE and DELETE; compaction") {
+    buildBoth("dml") { t =>
+      rowsDf().writeTo(t).using("iceberg").partitionedBy(org.apache.spark.sql.functions.col("k")).create()
+      // 10% updated and 1% new rows.
+      rowsDf(330, 2700).createOrReplaceTempView("ice_changes")
+      spark.sql(s"""MERGE INTO $t t USING ice_changes c ON t.id = c.id
+        WHEN MATCHED THEN UPDATE SET t.s = 'merged', t.d = c.d + 1
+        WHEN NOT MATCHED THEN INSERT *""")
+      spark.sql(s"UPDATE $t SET amount = amount * 2 WHERE k = 2")
+      spark.sql(s"DELETE FROM $t WHERE k = 4 AND flag")
+    }
+    buildBoth("compaction") { t =>
+      for (i <- 0 until 6) rowsDf(200, i * 200).writeTo(t).using("iceberg").createOrReplace()
+      for (i <- 0 until 6) rowsDf(200, 5000 + i * 200).writeTo(t).append()
+      spark.sql(s"CALL ice.system.rewrite_data_files(table => 'db.${t.stripPrefix("ice.db.")}', " +
+        "options => map('min-input-files', '2'))").collect()
+      assert(spark.sql(s"SELECT operation FROM $t.snapshots ORDER BY committed_at DESC LIMIT 1")
+        .head().getString(0) == "replace")
+    }
+  }
+
+  test("metrics modes, codecs, writer properties and rolling at the target file size") {
+    buildBoth("metrics") { t =>
+      spark.sql(s"""CREATE TABLE $t (id bigint, s string, d double, bin binary, amount decimal(12, 2))
+        USING iceberg TBLPROPERTIES (
+          'write.metadata.metrics.default' = 'truncate(4)',
+          'write.metadata.metrics.column.id' = 'counts',
+          'write.metadata.metrics.column.d' = 'none',
+          'write.metadata.metrics.column.bin' = 'full',
+          'write.parquet.compression-codec' = 'snappy',
+          'write.parquet.page-size-bytes' = '8192',
+          'write.parquet.dict-size-bytes' = '4096',
+          'write.parquet.bloom-filter-enabled.column.s' = 'true')""")
+      rowsDf().select("id", "s", "d", "bin", "amount").writeTo(t).append()
+    }
+    // Files roll at the target size, near where Iceberg's roll (both estimate the bytes still
+    // buffered: parquet-java its pages, the native writer its rows).
+    def rolling(t: String): Unit = {
+      spark.sql(s"""CREATE TABLE $t (id bigint, s string) USING iceberg
+        TBLPROPERTIES ('write.target-file-size-bytes' = '60000',
+          'write.parquet.compression-codec' = 'uncompressed', 'write.parquet.dict-size-bytes' = '1024')""")
+      spark.range(0, 60000, 1, 1).selectExpr("id", "sha2(cast(id as string), 256) as s").writeTo(t).append()
+    }
+    val (ours, theirs) = (table("rolling_ours"), table("rolling_iceberg"))
+    withConf(VecRuntimeConf.ENABLED -> "false")(rolling(theirs))
+    rolling(ours)
+    assert(rowsOf(ours) == rowsOf(theirs))
+    val (o, t) = (paths(ours), paths(theirs))
+    assert(t.size > 10 && math.abs(o.size - t.size) <= t.size / 4, s"${o.size} files against ${t.size}")
+    o.foreach(f => assert(footer(f).getFileMetaData.getCreatedBy.startsWith("vecruntime version")))
+  }
+
+  test("what the native writer cannot write keeps Iceberg's writer, with the reason counted") {
+    val reason = "fallback (Iceberg): Iceberg type uuid of column 'u'"
+    val before = census(reason)
+    // A uuid column, made through Iceberg's API (Spark has no uuid type).
+    val catalog = new org.apache.iceberg.hadoop.HadoopCatalog(spark.sparkContext.hadoopConfiguration, warehouse)
+    buildBoth("uuid", native = false) { t =>
+      import org.apache.iceberg.types.Types._
+      catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("db", t.stripPrefix("ice.db.")),
+        new org.apache.iceberg.Schema(NestedField.required(1, "id", LongType.get),
+          NestedField.optional(2, "u", UUIDType.get)))
+      spark.sql(s"INSERT INTO $t VALUES (1, 'f79c3e09-677c-4f58-9b5a-5c6b1b0c7a21'), (2, null)")
+    }
+    assert(census(reason) == before + 1)
+  }
+
+  test("a failed task commits no snapshot, leaves no data file and releases its native memory") {
+    val t = table("failed")
+    spark.sql(s"CREATE TABLE $t (id bigint, s string) USING iceberg")
+    val memoryBefore = NativeBuffer.allocatedBytes()
+    val writersBefore = ColumnarParquetWriter.openWriters()
+    val e = intercept[Exception] {
+      // Rows reach the native writer (and files are finished, rolling) before the task fails.
+      spark.range(0, 100000, 1, 1).selectExpr("id", "if(id = 90000, raise_error('boom'), 's') as s")
+        .writeTo(t).option("target-file-size-bytes", "10000").append()
+    }
+    assert(e.toString.contains("boom") || Option(e.getCause).exists(_.toString.contains("boom")), e)
+    assert(spark.sql(s"SELECT * FROM $t.snapshots").count() == 0)
+    val data = new File(warehouse, "db/failed/data")
+    assert(!data.exists() || data.listFiles().isEmpty, s"files left: ${Option(data.listFiles()).map(_.toSeq)}")
+    assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
+    assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
+  }
+
+  test("pyiceberg reads the plugin's tables as Iceberg's") {
+    val (ours, theirs) = buildBoth("pyiceberg") { t =>
+      rowsDf().writeTo(t).using("iceberg").partitionedBy(org.apache.spark.sql.functions.col("k")).create()
+      rowsDf(500, 3000).writeTo(t).append()
+    }
+    def metadata(t: String) = spark.sql(s"SELECT file FROM $t.metadata_log_entries ORDER BY timestamp DESC LIMIT 1")
+      .collect().head.getString(0)
+    val python = new File(sys.props("user.dir")).getParentFile.toPath.resolve(".venv/bin/python").toString
+    val out = new StringBuilder
+    val rc = Seq(python, new File(sys.props("user.dir")).getParentFile.toPath
+      .resolve("tests/iceberg_read.py").toString, metadata(ours), metadata(theirs))
+      .!(ProcessLogger(l => out.append(l).append('\n'), l => out.append(l).append('\n')))
+    assert(rc == 0, out.toString)
+  }
+}
