@@ -50,6 +50,8 @@ elapsed
 # IcebergWriteSuite (Iceberg 1.12's runtime is for Spark 4.1; pyiceberg reads); on 3.5 also
 # the suites of its own shim folders (the rebase settings, the streaming sink, the partitioned
 # task write's errors); slow tests left to 4.2; Spark 3.5 for Scala 2.13 as well, without Delta.
+# A Spark line Iceberg now publishes a runtime for, but whose jar holds no Iceberg support.
+scripts/iceberg-runtimes.sh
 for line in 4.1 4.0 3.5 3.5,scala-2.13; do
   echo "== Spark $line: the plugin's suites"
   suites=io.vecruntime.spark.VectorWriteSuite,io.vecruntime.spark.FallbackSuite

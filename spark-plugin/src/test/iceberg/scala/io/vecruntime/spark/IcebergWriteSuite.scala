@@ -48,12 +48,19 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
 
   def table(name: String): String = s"ice.db.$name"
 
+  /** The field id of a position delete file's data file path. */
+  val FilePathId: Int = org.apache.iceberg.MetadataColumns.DELETE_FILE_PATH.fieldId
+
   /** The committed data files with Iceberg's metrics, by what identifies them in both tables. */
   def files(t: String): Seq[String] = spark.table(s"$t.files")
     .withColumn("row_groups", org.apache.spark.sql.functions.expr("size(split_offsets)"))
     .withColumn("sized", org.apache.spark.sql.functions.expr("map_keys(column_sizes)"))
+    // Position delete files name data files: their paths left out.
+    .withColumn("lower_bounds", org.apache.spark.sql.functions.expr(s"map_filter(lower_bounds, (k, v) -> k != $FilePathId)"))
+    .withColumn("upper_bounds", org.apache.spark.sql.functions.expr(s"map_filter(upper_bounds, (k, v) -> k != $FilePathId)"))
     // Where the files are and their bytes differ; readable_metrics repeats the bounds with sizes.
-    .drop("file_path", "file_size_in_bytes", "column_sizes", "split_offsets", "readable_metrics")
+    .drop("file_path", "file_size_in_bytes", "column_sizes", "split_offsets", "readable_metrics",
+      "referenced_data_file")
     .collect().map(rowString).toSeq.sorted
 
   private def rowString(r: Row): String = r.toSeq.map {
@@ -79,7 +86,7 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     s"SELECT operation, summary FROM $t.snapshots ORDER BY committed_at").collect().map { r =>
       val summary = r.getMap[String, String](1).toSeq.filter { case (k, _) =>
         !k.contains("size") && k != "spark.app.id" && !k.startsWith("engine") &&
-          k != "iceberg-version"
+          k != "iceberg-version" && k != "spark.sql.streaming.queryId"
       }.sorted
       s"${r.getString(0)} $summary"
     }.toSeq
@@ -88,7 +95,7 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
    * Builds a table twice with `build(name)`, Iceberg's writer then the native one, checks they
    * are the same; returns (ours, Iceberg's).
    */
-  def buildBoth(name: String, native: Boolean = true)(build: String => Unit): (String, String) = {
+  def buildBoth(name: String, native: Option[Boolean] = Some(true))(build: String => Unit): (String, String) = {
     val theirs = table(s"${name}_iceberg")
     val ours = table(s"${name}_ours")
     withConf(VecRuntimeConf.ENABLED -> "false")(build(theirs))
@@ -97,7 +104,8 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     (ours, theirs)
   }
 
-  def assertSameTables(ours: String, theirs: String, native: Boolean = true): Unit = {
+  /** `native`: every file of `ours` is the native writer's (Some(false): Iceberg's; None: either). */
+  def assertSameTables(ours: String, theirs: String, native: Option[Boolean] = Some(true)): Unit = {
     assert(rowsOf(ours) == rowsOf(theirs), "rows")
     assert(snapshots(ours) == snapshots(theirs), "snapshots")
     val (o, t) = (files(ours), files(theirs))
@@ -108,10 +116,10 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
       (meta.getSchema.toString, meta.getKeyValueMetaData.get("iceberg.schema"))
     }.distinct
     assert(schemas(ours) == schemas(theirs), "Parquet schema and iceberg.schema")
-    paths(ours).foreach { f =>
+    native.foreach(n => paths(ours).foreach { f =>
       val createdBy = footer(f).getFileMetaData.getCreatedBy
-      assert(createdBy.startsWith(if (native) "vecruntime version" else "parquet-mr"), s"$f: $createdBy")
-    }
+      assert(createdBy.startsWith(if (n) "vecruntime version" else "parquet-mr"), s"$f: $createdBy")
+    })
     paths(theirs).foreach(f => assert(footer(f).getFileMetaData.getCreatedBy.startsWith("parquet-mr")))
   }
 
@@ -184,6 +192,50 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("merge-on-read keeps Iceberg's writer, counted with its reason") {
+    val reason = "fallback (Iceberg): merge-on-read (position delete and data files written by one Iceberg writer)"
+    val before = census(reason)
+    val (ours, _) = buildBoth("merge_on_read", native = None) { t =>
+      rowsDf().writeTo(t).using("iceberg").tableProperty("format-version", "2")
+        .tableProperty("write.delete.mode", "merge-on-read").tableProperty("write.update.mode", "merge-on-read")
+        .create()
+      spark.sql(s"DELETE FROM $t WHERE k = 4")
+      spark.sql(s"UPDATE $t SET s = 'updated' WHERE k = 5")
+    }
+    // The table's first files native; the DELETE's and UPDATE's delete and data files Iceberg's.
+    val byWriter = spark.sql(s"SELECT file_path, content FROM $ours.files").collect().toSeq.groupBy { r =>
+      footer(new File(new java.net.URI(r.getString(0)).getPath)).getFileMetaData.getCreatedBy
+        .takeWhile(_ != ' ')
+    }.map { case (w, rs) => w -> rs.map(_.getInt(1)).toSet }
+    assert(byWriter == Map("vecruntime" -> Set(0), "parquet-mr" -> Set(0, 1)), byWriter)
+    assert(census(reason) == before + 2)
+  }
+
+  test("the streaming sink, append and complete modes") {
+    val source = newDir("stream-source")
+    rowsDf(2000).write.parquet(source)
+    val schema = spark.read.parquet(source).schema
+    var n = 0
+    buildBoth("stream") { t =>
+      n += 1
+      spark.sql(s"CREATE TABLE $t (id bigint, k int, s string, d double) USING iceberg PARTITIONED BY (k)")
+      val q = spark.readStream.schema(schema).option("maxFilesPerTrigger", "1").parquet(source)
+        .select("id", "k", "s", "d").writeStream.format("iceberg").outputMode("append")
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow())
+        .option("checkpointLocation", newDir(s"stream-checkpoint-$n")).toTable(t)
+      q.awaitTermination()
+    }
+    buildBoth("stream_complete") { t =>
+      n += 1
+      spark.sql(s"CREATE TABLE $t (k int, rows bigint) USING iceberg")
+      val q = spark.readStream.schema(schema).parquet(source).groupBy("k").count()
+        .withColumnRenamed("count", "rows").writeStream.format("iceberg").outputMode("complete")
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow())
+        .option("checkpointLocation", newDir(s"stream-checkpoint-$n")).toTable(t)
+      q.awaitTermination()
+    }
+  }
+
   test("metrics modes, codecs, writer properties and rolling at the target file size") {
     buildBoth("metrics") { t =>
       spark.sql(s"""CREATE TABLE $t (id bigint, s string, d double, bin binary, amount decimal(12, 2))
@@ -220,7 +272,7 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     val before = census(reason)
     // A uuid column, made through Iceberg's API (Spark has no uuid type).
     val catalog = new org.apache.iceberg.hadoop.HadoopCatalog(spark.sparkContext.hadoopConfiguration, warehouse)
-    buildBoth("uuid", native = false) { t =>
+    buildBoth("uuid", native = Some(false)) { t =>
       import org.apache.iceberg.types.Types._
       catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("db", t.stripPrefix("ice.db.")),
         new org.apache.iceberg.Schema(NestedField.required(1, "id", LongType.get),

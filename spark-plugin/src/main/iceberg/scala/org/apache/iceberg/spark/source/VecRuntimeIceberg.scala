@@ -21,10 +21,11 @@ import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
+import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec}
+import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec, WriteDeltaExec, WriteToDataSourceV2Exec}
+import org.apache.spark.sql.execution.streaming.sources.MicroBatchWrite
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.StructType
 
@@ -49,11 +50,23 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     else Some(s"Iceberg $version: this jar writes for Iceberg ${Release}x")
   }
 
+  /** Merge-on-read: one Iceberg writer writes a task's position deletes and data files. */
+  val MergeOnRead = "merge-on-read (position delete and data files written by one Iceberg writer)"
+
   override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
     case a @ AppendDataExec(_, _, w: SparkWrite) => a.copy(write = wrap(w, conf))
     case o @ OverwriteByExpressionExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
     case o @ OverwritePartitionsDynamicExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
     case r @ ReplaceDataExec(_, _, _, w: SparkWrite) => r.copy(write = wrap(w, conf))
+    case d @ WriteDeltaExec(_, _, _, w: SparkPositionDeltaWrite) =>
+      logWarning(s"vecruntime: Iceberg's writer writes this: $MergeOnRead")
+      d.copy(write = new CountedDeltaWrite(w, MergeOnRead))
+    // The streaming sink's micro-batches.
+    case s @ WriteToDataSourceV2Exec(m: MicroBatchWrite, _, _, _) =>
+      outer(m.writeSupport) match {
+        case Some(w) => s.copy(batchWrite = new NativeMicroBatchWrite(m, reason(w, conf), settings(conf)))
+        case None => s
+      }
   }
 
   private def field[T](w: SparkWrite, name: String): T = {
@@ -62,17 +75,32 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     f.get(w).asInstanceOf[T]
   }
 
-  private def wrap(w: SparkWrite, conf: SQLConf): Write = {
+  /**
+   * The SparkWrite an Iceberg streaming write belongs to: its private inner classes
+   * (`BaseStreamingWrite` and those extending it) hold it.
+   */
+  private def outer(s: AnyRef): Option[SparkWrite] =
+    Iterator.iterate[Class[_]](s.getClass)(_.getSuperclass).takeWhile(_ != null)
+      .find(_.getName == classOf[SparkWrite].getName + "$BaseStreamingWrite").map { c =>
+        val f = c.getDeclaredField("this$0")
+        f.setAccessible(true)
+        f.get(s).asInstanceOf[SparkWrite]
+      }
+
+  /** vecruntime's settings the tasks read, taken from the session when the write is planned. */
+  private def settings(conf: SQLConf): Map[String, String] =
+    Seq(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.TASK_BUFFER_BYTES)
+      .flatMap(k => Option(conf.getConfString(k, null)).map(k -> _)).toMap
+
+  private def reason(w: SparkWrite, conf: SQLConf): Option[String] = {
     val reason = fallbackReason(w)
     reason.foreach(r => logWarning(s"vecruntime: Iceberg's writer writes this: $r"))
     if (reason.isEmpty) VecRuntimeConf.validate(conf)
-    val settings = Seq(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.BATCH_BYTES,
-      VecRuntimeConf.TASK_BUFFER_BYTES).flatMap(k => conf.getConfString(k, null) match {
-        case null => None
-        case v => Some(k -> v)
-      }).toMap
-    new NativeIcebergWrite(w, reason, settings)
+    reason
   }
+
+  private def wrap(w: SparkWrite, conf: SQLConf): Write =
+    new NativeIcebergWrite(w, reason(w, conf), settings(conf))
 
   private def fallbackReason(w: SparkWrite): Option[String] = {
     val table = field[Table](w, "table")
@@ -109,6 +137,56 @@ final class NativeIcebergWrite(
     s"$iceberg, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
 }
 
+/** Iceberg's merge-on-read write as it is, its jobs counted as fallbacks with `reason`. */
+final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String) extends DeltaWrite {
+  override def description(): String = iceberg.description()
+  override def toBatch: DeltaBatchWrite = {
+    val batch = iceberg.toBatch
+    new DeltaBatchWrite {
+      override def createBatchWriterFactory(info: PhysicalWriteInfo): DeltaWriterFactory = {
+        WriteCensus.tableFormatWrite("Iceberg", Some(reason))
+        batch.createBatchWriterFactory(info)
+      }
+      override def useCommitCoordinator(): Boolean = batch.useCommitCoordinator()
+      override def onDataWriterCommit(message: WriterCommitMessage): Unit =
+        batch.onDataWriterCommit(message)
+      override def commit(messages: Array[WriterCommitMessage]): Unit = batch.commit(messages)
+      override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
+        batch.commit(messages, summary)
+      override def abort(messages: Array[WriterCommitMessage]): Unit = batch.abort(messages)
+    }
+  }
+  override def supportedCustomMetrics(): Array[CustomMetric] = iceberg.supportedCustomMetrics()
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = iceberg.reportDriverMetrics()
+  override def toString: String = s"$iceberg, vecruntime: Iceberg's writer: $reason"
+}
+
+/**
+ * A micro-batch of Iceberg's streaming sink (Spark's `MicroBatchWrite` of Iceberg's streaming
+ * write): its tasks write natively, the epoch's commit is Iceberg's.
+ */
+final class NativeMicroBatchWrite(micro: MicroBatchWrite, reason: Option[String],
+    settings: Map[String, String]) extends BatchWrite {
+  private val epochId = {
+    val f = classOf[MicroBatchWrite].getDeclaredField("epochId")
+    f.setAccessible(true)
+    f.getLong(micro)
+  }
+  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
+    WriteCensus.tableFormatWrite("Iceberg", reason)
+    if (reason.isDefined) micro.createBatchWriterFactory(info)
+    else new NativeWriterFactory(micro.writeSupport.createStreamingWriterFactory(info), settings, epochId)
+  }
+  override def useCommitCoordinator(): Boolean = micro.useCommitCoordinator()
+  override def onDataWriterCommit(message: WriterCommitMessage): Unit = micro.onDataWriterCommit(message)
+  override def commit(messages: Array[WriterCommitMessage]): Unit = micro.commit(messages)
+  override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
+    micro.commit(messages, summary)
+  override def abort(messages: Array[WriterCommitMessage]): Unit = micro.abort(messages)
+  override def toString: String =
+    s"$micro, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
+}
+
 final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settings: Map[String, String])
   extends BatchWrite {
   override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
@@ -126,11 +204,11 @@ final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settin
 }
 
 /**
- * The tasks' writers, from what Iceberg's `WriterFactory` (`iceberg`, shipped with this one)
- * holds: the table, the output spec, the schemas, the target file size, fanout or clustered
+ * The tasks' writers, from what Iceberg's `WriterFactory` (`iceberg`, shipped with this one; a
+ * stream's micro-batch `epochId` names the files as Iceberg's do) holds: the table, the output spec, the schemas, the target file size, fanout or clustered
  * partitions, the write's properties and sort order.
  */
-final class NativeWriterFactory(iceberg: DataWriterFactory, settings: Map[String, String])
+final class NativeWriterFactory(iceberg: AnyRef, settings: Map[String, String], epochId: Long = 0)
   extends DataWriterFactory {
   private def field[T](name: String): T = {
     val f = iceberg.getClass.getDeclaredField(name)
@@ -140,7 +218,7 @@ final class NativeWriterFactory(iceberg: DataWriterFactory, settings: Map[String
 
   override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = {
     val table = field[Broadcast[Table]]("tableBroadcast").value
-    new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-0",
+    new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-" + epochId,
       field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
       field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
       field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
