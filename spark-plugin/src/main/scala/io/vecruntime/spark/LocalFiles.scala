@@ -74,7 +74,7 @@ object LocalFiles {
 }
 
 /** Hadoop's local file system with permissions set through chmod(2) instead of a process. */
-private class ChmodFreeRawLocalFileSystem extends RawLocalFileSystem {
+private[spark] class ChmodFreeRawLocalFileSystem extends RawLocalFileSystem {
   override def initialize(uri: URI, conf: Configuration): Unit = {
     super.initialize(uri, conf)
     // Counted where Hadoop's own local file system counts (Spark's task output metrics).

@@ -14,6 +14,7 @@ import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
 import org.apache.iceberg.io.OutputFileFactory
 import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
+import org.apache.iceberg.spark.SparkWriteRequirements
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 
 import org.apache.spark.TaskContext
@@ -23,7 +24,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
-import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.{SortExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec, WriteDeltaExec, WriteToDataSourceV2Exec}
 import org.apache.spark.sql.execution.streaming.sources.MicroBatchWrite
 import org.apache.spark.sql.internal.SQLConf
@@ -54,10 +56,14 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
   val MergeOnRead = "merge-on-read (position delete and data files written by one Iceberg writer)"
 
   override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
-    case a @ AppendDataExec(_, _, w: SparkWrite) => a.copy(write = wrap(w, conf))
-    case o @ OverwriteByExpressionExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
-    case o @ OverwritePartitionsDynamicExec(_, _, w: SparkWrite) => o.copy(write = wrap(w, conf))
-    case r @ ReplaceDataExec(_, _, _, w: SparkWrite) => r.copy(write = wrap(w, conf))
+    case a @ AppendDataExec(q, _, w: SparkWrite) =>
+      native(w, q, conf)((query, write) => a.copy(query = query, write = write))
+    case o @ OverwriteByExpressionExec(q, _, w: SparkWrite) =>
+      native(w, q, conf)((query, write) => o.copy(query = query, write = write))
+    case o @ OverwritePartitionsDynamicExec(q, _, w: SparkWrite) =>
+      native(w, q, conf)((query, write) => o.copy(query = query, write = write))
+    case r @ ReplaceDataExec(q, _, _, w: SparkWrite) =>
+      native(w, q, conf)((query, write) => r.copy(query = query, write = write))
     case d @ WriteDeltaExec(_, _, _, w: SparkPositionDeltaWrite) =>
       logWarning(s"vecruntime: Iceberg's writer writes this: $MergeOnRead")
       d.copy(write = new CountedDeltaWrite(w, MergeOnRead))
@@ -99,8 +105,42 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     reason
   }
 
-  private def wrap(w: SparkWrite, conf: SQLConf): Write =
-    new NativeIcebergWrite(w, reason(w, conf), settings(conf))
+  /** Set in a write's settings where its tasks keep a file open per partition. */
+  val FanoutKey = "vecruntime.iceberg.fanout"
+
+  /**
+   * The write node's query and Iceberg's write wrapped: natively without the sort by partition
+   * Iceberg's clustered writer needs, where that is all the sort is for.
+   */
+  private def native[T](w: SparkWrite, query: SparkPlan, conf: SQLConf)(copy: (SparkPlan, Write) => T): T = {
+    val r = reason(w, conf)
+    val unsorted = if (r.isEmpty) withoutPartitionSort(query, w) else None
+    val fanout = if (unsorted.isDefined) Map(FanoutKey -> "true") else Map.empty[String, String]
+    copy(unsorted.getOrElse(query), new NativeIcebergWrite(w, r, settings(conf) ++ fanout))
+  }
+
+  /**
+   * Iceberg sorts each task's rows by partition, for a table without a sort order, only so that
+   * its clustered writer keeps one file open at a time. The native writer keeps a file open
+   * per partition instead (as it does for Spark's partitioned writes), without that sort: the
+   * same rows in the same files, the same metrics.
+   */
+  private def withoutPartitionSort(query: SparkPlan, w: SparkWrite): Option[SparkPlan] = {
+    val table = field[Table](w, "table")
+    val requirements = field[SparkWriteRequirements](w, "writeRequirements")
+    if (field[Boolean](w, "useFanoutWriter") || !requirements.hasOrdering ||
+        !table.sortOrder.isUnsorted || table.specs.get(field[Int](w, "outputSpecId")).isUnpartitioned) {
+      return None
+    }
+    def drop(p: SparkPlan): Option[SparkPlan] = p match {
+      case s: SortExec if !s.global && s.sortOrder.length == requirements.ordering.length => Some(s.child)
+      case _ => None
+    }
+    query match {
+      case a: AdaptiveSparkPlanExec => drop(a.inputPlan).map(i => a.copy(inputPlan = i))
+      case p => drop(p)
+    }
+  }
 
   private def fallbackReason(w: SparkWrite): Option[String] = {
     val table = field[Table](w, "table")
@@ -220,7 +260,8 @@ final class NativeWriterFactory(iceberg: AnyRef, settings: Map[String, String], 
     val table = field[Broadcast[Table]]("tableBroadcast").value
     new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-" + epochId,
       field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
-      field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
+      field[StructType]("dsSchema"),
+      field[Boolean]("useFanoutWriter") || settings.get(VecRuntimeIceberg.FanoutKey).contains("true"),
       field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
       field[Int]("sortOrderId"), settings)
   }
@@ -280,8 +321,13 @@ final class NativeDataWriter(
       if (partitioned) files.newOutputFile(spec, partition) else files.newOutputFile()
     val location: String = file.encryptingOutputFile.location
     private val floats = new FloatMetrics(writeSchema)
+    private var finishing = false
+    private var tail: VecRuntimeFooters.Tail = _
     val writer = new VectorParquetOutputWriter(location, dsSchema, context, manyFiles,
-      target = Some(FileTarget(layout, () => stream(file))))
+      target = Some(FileTarget(layout, () => {
+        tail = new VecRuntimeFooters.Tail(stream(file), () => finishing)
+        tail
+      })))
 
     def write(row: InternalRow): Unit = {
       writer.write(row)
@@ -292,8 +338,9 @@ final class NativeDataWriter(
 
     /** Finishes the file: Iceberg's `DataFile` for it, metrics from its footer. */
     def finish(): DataFile = {
+      finishing = true
       writer.close()
-      val footer = VecRuntimeFooters.read(io.newInputFile(location))
+      val footer = VecRuntimeFooters.read(tail, io.newInputFile(location))
       DataFiles.builder(spec)
         .withFormat(FileFormat.PARQUET)
         .withPath(location)

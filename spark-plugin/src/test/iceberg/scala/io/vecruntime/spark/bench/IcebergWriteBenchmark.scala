@@ -1,0 +1,155 @@
+package io.vecruntime.spark.bench
+
+import java.io.File
+import java.util.concurrent.atomic.AtomicLong
+
+import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
+
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.vecruntime.ListenerShim
+
+/**
+ * TPC-DS store_sales into Apache Iceberg tables (a Hadoop catalog), in one local[2] session per
+ * launch, launches alternating: Iceberg's writer (the plugin off) against the native writer, or
+ * (`comet`) Apache DataFusion Comet's native Iceberg writer. Cases: `flat` (a new table of the
+ * whole table) and `days` (the same partitioned by days(ss_sold_date), a date made from
+ * ss_sold_date_sk), each with zstd (Iceberg's default) and snappy. Input: `cached` (the table
+ * cached in Spark's memory) or `file` (read from the Parquet file by the timed job: Comet's
+ * writer writes natively only from its own native scan). The medians of the runs of the timed
+ * statement's wall time and executor CPU time, and the bytes of the table's data files.
+ *
+ * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime | comet) input(cached|file)
+ * [cases=flat,days] [codecs=zstd,snappy]`.
+ */
+/** Hadoop's local file system, checksummed, with permissions set through chmod(2). */
+class ChmodFreeLocalFileSystem extends org.apache.hadoop.fs.LocalFileSystem(
+  new io.vecruntime.spark.ChmodFreeRawLocalFileSystem)
+
+object IcebergWriteBenchmark {
+  import LocalSpark.{deleteRecursively, parquetFiles}
+
+  case class Run(wall: Double, cpu: Double, bytes: Long)
+
+  /** Comet 1.2's settings for its native Iceberg writes (its plugin, shuffle and off-heap pool). */
+  val CometConf = Seq(
+    "spark.plugins" -> "org.apache.spark.CometPlugin",
+    "spark.shuffle.manager" -> "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
+    "spark.comet.enabled" -> "true",
+    "spark.comet.exec.enabled" -> "true",
+    "spark.comet.write.iceberg.enabled" -> "true",
+    "spark.comet.explain.fallback.enabled" -> "true")
+
+  def main(args: Array[String]): Unit = {
+    val input = new File(args(0)).getAbsolutePath
+    val runs = args(1).toInt
+    val writers = args(2).split(",").toSeq
+    val fromFile = args(3) == "file"
+    val cases = args.lift(4).map(_.split(",").toSeq).getOrElse(Seq("flat", "days"))
+    val codecs = args.lift(5).map(_.split(",").toSeq).getOrElse(Seq("zstd", "snappy"))
+    val comet = writers == Seq("comet")
+    val warehouse = new File("benchmarks/data/iceberg-write").getAbsoluteFile
+    deleteRecursively(warehouse)
+    // CHMOD_FREE=1: `file:` served to every writer by Hadoop's local file system setting
+    // permissions through chmod(2), as the plugin creates its files, instead of a chmod process
+    // a file and directory (without Hadoop's native library): the writers' own difference.
+    val chmodFree = sys.env.get("CHMOD_FREE").contains("1")
+    val fileSystem = if (chmodFree) {
+      Seq("spark.hadoop.fs.file.impl" -> classOf[ChmodFreeLocalFileSystem].getName)
+    } else Nil
+    val iceberg = fileSystem ++ Seq(
+      "spark.sql.catalog.bench" -> "org.apache.iceberg.spark.SparkCatalog",
+      "spark.sql.catalog.bench.type" -> "hadoop",
+      "spark.sql.catalog.bench.warehouse" -> warehouse.getPath,
+      "spark.sql.shuffle.partitions" -> "2")
+    val extensions = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
+    val spark = if (comet) {
+      val b = SparkSession.builder().master("local[2]").appName("iceberg-write benchmark (Comet)")
+        .config("spark.ui.enabled", "false").config("spark.memory.offHeap.enabled", "true")
+        .config("spark.memory.offHeap.size", "4g").config("spark.sql.extensions", extensions)
+      val s = (iceberg ++ CometConf).foldLeft(b) { case (b, (k, v)) => b.config(k, v) }.getOrCreate()
+      s.sparkContext.setLogLevel("WARN")
+      s
+    } else {
+      LocalSpark.session("iceberg-write benchmark", "4g",
+        iceberg :+ ("spark.sql.extensions" -> s"$extensions,${classOf[VecRuntimeExtensions].getName}"): _*)
+    }
+    val cpuNanos = new AtomicLong()
+    spark.sparkContext.addSparkListener(new SparkListener {
+      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+    })
+    try {
+      // A date for days(): TPC-DS date keys are Julian day numbers (2415022 is 1900-01-02).
+      def source(): DataFrame = spark.read.parquet(input)
+        .selectExpr("*", "date_add(date'1900-01-02', ss_sold_date_sk - 2415022) as ss_sold_date")
+      val df = if (fromFile) source() else source().cache()
+      val rows = df.count()
+      println(f"store_sales: $rows%,d rows from $input, ${if (fromFile) "read by each write" else "cached"}; " +
+        s"local[2]; Iceberg ${org.apache.iceberg.IcebergBuild.version()}; median of $runs runs" +
+        (if (chmodFree) "; file: without chmod processes for every writer" else ""))
+      def measure(body: => Unit): (Double, Double) = {
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        System.gc()
+        cpuNanos.set(0)
+        val t = System.nanoTime()
+        body
+        val wall = (System.nanoTime() - t) / 1e9
+        ListenerShim.waitUntilEmpty(spark.sparkContext)
+        (wall, cpuNanos.get() / 1e9)
+      }
+      def withPlugin[T](writer: String)(f: => T): T = {
+        if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
+        try f finally if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, "true")
+      }
+      val results = for (name <- cases; codec <- codecs) yield {
+        val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
+        // One unmeasured round, then the runs, writers alternating.
+        for (run <- 0 to runs; writer <- writers) {
+          val table = s"bench.db.${name}_${codec}_${writer}_$run"
+          val partitioning = if (name == "days") "PARTITIONED BY (days(ss_sold_date))" else ""
+          spark.sql(s"CREATE TABLE $table (${df.schema.toDDL}) USING iceberg $partitioning " +
+            s"TBLPROPERTIES ('write.parquet.compression-codec' = '$codec')")
+          val (wall, cpu) = withPlugin(writer)(measure(df.writeTo(table).append()))
+          val dir = new File(warehouse, s"db/${name}_${codec}_${writer}_$run")
+          if (run > 0) perWriter(writer) += Run(wall, cpu, parquetFiles(new File(dir, "data")).map(_.length).sum)
+          if (run == 0) {
+            // Who wrote the files (Comet falls back to Iceberg's writer where its scan is not native).
+            val createdBy = parquetFiles(new File(dir, "data")).map(createdByOf).distinct
+            println(s"$name, $codec, $writer: ${createdBy.mkString(", ")}")
+          }
+          spark.sql(s"DROP TABLE $table")
+          deleteRecursively(dir)
+        }
+        s"$name, $codec" -> writers.map(w => w -> median(perWriter(w).toSeq))
+      }
+      println()
+      println("| case | writer | time | CPU | bytes |")
+      println("|---|---|--:|--:|--:|")
+      for ((name, ws) <- results; (w, r) <- ws) {
+        println(f"| $name | $w | ${r.wall}%.2f s | ${r.cpu}%.2f s | ${r.bytes}%,d |")
+      }
+      if (writers.size == 2) {
+        println()
+        println(s"| case | speed-up | CPU: x less | bytes: ${writers(1)} / ${writers(0)} |")
+        println("|---|--:|--:|--:|")
+        for ((name, ws) <- results) {
+          val (a, b) = (ws.head._2, ws(1)._2)
+          println(f"| $name | ${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f |")
+        }
+      }
+    } finally spark.stop()
+  }
+
+  def createdByOf(f: File): String = {
+    val r = org.apache.parquet.hadoop.ParquetFileReader.open(
+      org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.getPath),
+        new org.apache.hadoop.conf.Configuration()))
+    try r.getFooter.getFileMetaData.getCreatedBy.split(" \\(").head finally r.close()
+  }
+
+  def median(rs: Seq[Run]): Run = {
+    def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
+    Run(m(_.wall), m(_.cpu), m(_.bytes.toDouble).toLong)
+  }
+}
