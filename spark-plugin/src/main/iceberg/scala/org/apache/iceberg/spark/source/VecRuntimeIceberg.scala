@@ -14,7 +14,6 @@ import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
 import org.apache.iceberg.io.OutputFileFactory
 import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
-import org.apache.iceberg.spark.SparkWriteRequirements
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 
 import org.apache.spark.TaskContext
@@ -24,8 +23,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
-import org.apache.spark.sql.execution.{SortExec, SparkPlan}
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
+import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec, WriteDeltaExec, WriteToDataSourceV2Exec}
 import org.apache.spark.sql.execution.streaming.sources.MicroBatchWrite
 import org.apache.spark.sql.internal.SQLConf
@@ -105,42 +103,9 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     reason
   }
 
-  /** Set in a write's settings where its tasks keep a file open per partition. */
-  val FanoutKey = "vecruntime.iceberg.fanout"
-
-  /**
-   * The write node's query and Iceberg's write wrapped: natively without the sort by partition
-   * Iceberg's clustered writer needs, where that is all the sort is for.
-   */
-  private def native[T](w: SparkWrite, query: SparkPlan, conf: SQLConf)(copy: (SparkPlan, Write) => T): T = {
-    val r = reason(w, conf)
-    val unsorted = if (r.isEmpty) withoutPartitionSort(query, w) else None
-    val fanout = if (unsorted.isDefined) Map(FanoutKey -> "true") else Map.empty[String, String]
-    copy(unsorted.getOrElse(query), new NativeIcebergWrite(w, r, settings(conf) ++ fanout))
-  }
-
-  /**
-   * Iceberg sorts each task's rows by partition, for a table without a sort order, only so that
-   * its clustered writer keeps one file open at a time. The native writer keeps a file open
-   * per partition instead (as it does for Spark's partitioned writes), without that sort: the
-   * same rows in the same files, the same metrics.
-   */
-  private def withoutPartitionSort(query: SparkPlan, w: SparkWrite): Option[SparkPlan] = {
-    val table = field[Table](w, "table")
-    val requirements = field[SparkWriteRequirements](w, "writeRequirements")
-    if (field[Boolean](w, "useFanoutWriter") || !requirements.hasOrdering ||
-        !table.sortOrder.isUnsorted || table.specs.get(field[Int](w, "outputSpecId")).isUnpartitioned) {
-      return None
-    }
-    def drop(p: SparkPlan): Option[SparkPlan] = p match {
-      case s: SortExec if !s.global && s.sortOrder.length == requirements.ordering.length => Some(s.child)
-      case _ => None
-    }
-    query match {
-      case a: AdaptiveSparkPlanExec => drop(a.inputPlan).map(i => a.copy(inputPlan = i))
-      case p => drop(p)
-    }
-  }
+  /** The write node's query, and Iceberg's write wrapped. */
+  private def native[T](w: SparkWrite, query: SparkPlan, conf: SQLConf)(copy: (SparkPlan, Write) => T): T =
+    copy(query, new NativeIcebergWrite(w, reason(w, conf), settings(conf)))
 
   private def fallbackReason(w: SparkWrite): Option[String] = {
     val table = field[Table](w, "table")
@@ -260,8 +225,7 @@ final class NativeWriterFactory(iceberg: AnyRef, settings: Map[String, String], 
     val table = field[Broadcast[Table]]("tableBroadcast").value
     new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-" + epochId,
       field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
-      field[StructType]("dsSchema"),
-      field[Boolean]("useFanoutWriter") || settings.get(VecRuntimeIceberg.FanoutKey).contains("true"),
+      field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
       field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
       field[Int]("sortOrderId"), settings)
   }
