@@ -10,14 +10,13 @@ import org.apache.spark.sql.catalyst.InternalRow
 /**
  * The metrics Iceberg's value writers keep for float and double columns (its `FloatWriter`,
  * `DoubleWriter` and `OptionWriter`), which Iceberg takes instead of the footer's: values and
- * nulls (a null struct's optional column counts one), NaNs, and bounds over the values that are not
+ * nulls (a null struct's columns count one each), NaNs, and bounds over the values that are not
  * NaN in `Float.compare` order (-0.0 below 0.0). Columns in lists and maps get no metrics from
  * Iceberg at all, so none are kept for them.
  */
 final class FloatMetrics(schema: Schema) {
   /** A float or double column: its field id, struct ordinals down to it, and its width. */
-  private final case class Column(id: Int, path: Array[Int], widths: Array[Int], double: Boolean,
-      optional: Boolean) {
+  private final case class Column(id: Int, path: Array[Int], widths: Array[Int], double: Boolean) {
     var values = 0L
     var nulls = 0L
     var nans = 0L
@@ -28,10 +27,11 @@ final class FloatMetrics(schema: Schema) {
       var r = row
       var i = 0
       while (i < path.length - 1) {
-        // Within a null struct Iceberg's option writer counts a null (its value writer is not
-        // called).
+        // Within a null struct the struct's option writer adds a null to each of its columns'
+        // metrics (a required column's too; not in Iceberg 1.10); their value writers are not
+        // called.
         if (r.isNullAt(path(i))) {
-          if (optional) {
+          if (IcebergRelease.NullStructCounts) {
             values += 1
             nulls += 1
           }
@@ -54,14 +54,13 @@ final class FloatMetrics(schema: Schema) {
     }
 
     def metrics: FieldMetrics[_] = {
-      // OptionWriter counts nulls among the values; a required column has none.
-      val nullCount = if (optional) nulls else 0L
+      // Option writers count nulls among the values.
       if (double) {
-        new FieldMetrics[java.lang.Double](id, values, nullCount, nans,
+        new FieldMetrics[java.lang.Double](id, values, nulls, nans,
           if (lower.isNaN) null else java.lang.Double.valueOf(lower),
           if (upper.isNaN) null else java.lang.Double.valueOf(upper))
       } else {
-        new FieldMetrics[java.lang.Float](id, values, nullCount, nans,
+        new FieldMetrics[java.lang.Float](id, values, nulls, nans,
           if (lower.isNaN) null else java.lang.Float.valueOf(lower.toFloat),
           if (upper.isNaN) null else java.lang.Float.valueOf(upper.toFloat))
       }
@@ -74,7 +73,7 @@ final class FloatMetrics(schema: Schema) {
         f.`type`.typeId match {
           case Type.TypeID.FLOAT | Type.TypeID.DOUBLE =>
             Seq(Column(f.fieldId, (path :+ i).toArray, (widths :+ 0).toArray,
-              f.`type`.typeId == Type.TypeID.DOUBLE, f.isOptional))
+              f.`type`.typeId == Type.TypeID.DOUBLE))
           case Type.TypeID.STRUCT =>
             val st = f.`type`.asStructType
             walk(st, path :+ i, widths :+ st.fields.size)

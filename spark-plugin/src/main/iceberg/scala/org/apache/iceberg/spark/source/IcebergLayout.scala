@@ -42,12 +42,7 @@ object IcebergLayout {
     "write.parquet.bloom-filter-max-bytes" -> "parquet.bloom.filter.max.bytes")
 
   /** Per-column properties (`<prefix><column>`), and parquet-java's key for the column. */
-  private val Columns = Seq(
-    "write.parquet.bloom-filter-enabled.column." -> "parquet.bloom.filter.enabled",
-    "write.parquet.bloom-filter-fpp.column." -> "parquet.bloom.filter.fpp",
-    "write.parquet.bloom-filter-ndv.column." -> "parquet.bloom.filter.expected.ndv",
-    "write.parquet.dict-encoding-enabled.column." -> "parquet.enable.dictionary",
-    "write.parquet.stats-enabled.column." -> "parquet.column.statistics.enabled")
+  private val Columns = IcebergRelease.ColumnProperties
 
   /** Properties that change nothing the native writer writes differently. */
   private val Ignored = Set(
@@ -116,12 +111,14 @@ object IcebergLayout {
     }
     if (level.exists(_.isLeft)) return Left(level.get.left.toOption.get)
     val version = props("write.parquet.page-version").toLowerCase(Locale.ROOT) match {
+      case _ if !IcebergRelease.PageVersions => "v1"
       case "v1" => "v1"
       case "v2" => "v2"
       case v => return Left(s"write.parquet.page-version $v")
     }
     val other = props.keys.filter(k => k.startsWith("write.parquet.") && !Ignored.contains(k) &&
-      !Sizes.exists(_._1 == k) && !Columns.exists(c => k.startsWith(c._1)))
+      !Sizes.exists(_._1 == k) && !Columns.exists(c => k.startsWith(c._1)) &&
+      !IcebergRelease.IgnoredColumnProperties.exists(k.startsWith))
     if (other.nonEmpty) return Left(s"table property ${other.toSeq.sorted.head}")
     val sizes = Sizes.flatMap { case (k, key) => props.get(k).map(key -> _) }
     val columns = props.toSeq.flatMap { case (k, v) =>

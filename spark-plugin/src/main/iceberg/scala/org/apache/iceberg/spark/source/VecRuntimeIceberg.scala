@@ -5,11 +5,12 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.vecruntime.spark.{FileTarget, LocalFiles, SparkParquetLayout, TableFormatPlanHook, VecRuntimeConf, VectorParquetOutputWriter, WriteCensus}
+import io.vecruntime.spark.shims.{DelegatingBatchWrite, DelegatingWriteMetrics}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.{TaskAttemptID, TaskType}
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
-import org.apache.iceberg.{DataFile, DataFiles, FileFormat, IcebergBuild, MetricsConfig, PartitionKey, PartitionSpec, Schema, StructLike, Table}
+import org.apache.iceberg.{DataFile, DataFiles, FileFormat, IcebergBuild, MetricsConfig, PartitionKey, PartitionSpec, Schema, SortOrder, StructLike, Table}
 import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
 import org.apache.iceberg.io.OutputFileFactory
@@ -20,8 +21,7 @@ import org.apache.spark.TaskContext
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage, WriteSummary}
+import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage}
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec, WriteDeltaExec, WriteToDataSourceV2Exec}
@@ -41,36 +41,39 @@ import org.apache.spark.sql.types.StructType
  * its reason logged and counted.
  */
 object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
-  /** The Iceberg release this code is written against (its Spark 4.1 runtime). */
-  val Release = "1.12."
-
   override def unsupported: Option[String] = {
     val version = IcebergBuild.version()
-    if (version.startsWith(Release)) None
-    else Some(s"Iceberg $version: this jar writes for Iceberg ${Release}x")
+    if (version.startsWith(IcebergRelease.Version)) None
+    else Some(s"Iceberg $version: this jar writes for Iceberg ${IcebergRelease.Version}x")
   }
 
   /** Merge-on-read: one Iceberg writer writes a task's position deletes and data files. */
   val MergeOnRead = "merge-on-read (position delete and data files written by one Iceberg writer)"
 
   override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
-    case a @ AppendDataExec(q, _, w: SparkWrite) =>
-      native(w, q, conf)((query, write) => a.copy(query = query, write = write))
-    case o @ OverwriteByExpressionExec(q, _, w: SparkWrite) =>
-      native(w, q, conf)((query, write) => o.copy(query = query, write = write))
-    case o @ OverwritePartitionsDynamicExec(q, _, w: SparkWrite) =>
-      native(w, q, conf)((query, write) => o.copy(query = query, write = write))
-    case r @ ReplaceDataExec(q, _, _, w: SparkWrite) =>
-      native(w, q, conf)((query, write) => r.copy(query = query, write = write))
-    case d @ WriteDeltaExec(_, _, _, w: SparkPositionDeltaWrite) =>
-      logWarning(s"vecruntime: Iceberg's writer writes this: $MergeOnRead")
-      d.copy(write = new CountedDeltaWrite(w, MergeOnRead))
-    // The streaming sink's micro-batches.
-    case s @ WriteToDataSourceV2Exec(m: MicroBatchWrite, _, _, _) =>
-      outer(m.writeSupport) match {
-        case Some(w) => s.copy(batchWrite = new NativeMicroBatchWrite(m, reason(w, conf), settings(conf)))
-        case None => s
+    case n @ (_: AppendDataExec | _: OverwriteByExpressionExec | _: OverwritePartitionsDynamicExec |
+        _: ReplaceDataExec) =>
+      replacing(n) { case w: SparkWrite => new NativeIcebergWrite(w, reason(w, conf), settings(conf)) }
+    case n: WriteDeltaExec =>
+      replacing(n) { case w: SparkPositionDeltaWrite =>
+        logWarning(s"vecruntime: Iceberg's writer writes this: $MergeOnRead")
+        new CountedDeltaWrite(w, MergeOnRead)
       }
+    // The streaming sink's micro-batches.
+    case n: WriteToDataSourceV2Exec =>
+      replacing(n) { case m: MicroBatchWrite if outer(m.writeSupport).isDefined =>
+        new NativeMicroBatchWrite(m, reason(outer(m.writeSupport).get, conf), settings(conf))
+      }
+  }
+
+  /**
+   * The node with the argument `f` takes replaced by what it gives (the nodes' fields differ
+   * between Spark lines: ReplaceData has no projections on 3.5).
+   */
+  private def replacing(n: SparkPlan)(f: PartialFunction[Any, AnyRef]): SparkPlan = {
+    val args = n.productIterator.toArray
+    if (!args.exists(f.isDefinedAt)) n
+    else n.makeCopy(args.map(a => if (f.isDefinedAt(a)) f(a) else a.asInstanceOf[AnyRef]))
   }
 
   private def field[T](w: SparkWrite, name: String): T = {
@@ -103,10 +106,6 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     reason
   }
 
-  /** The write node's query, and Iceberg's write wrapped. */
-  private def native[T](w: SparkWrite, query: SparkPlan, conf: SQLConf)(copy: (SparkPlan, Write) => T): T =
-    copy(query, new NativeIcebergWrite(w, reason(w, conf), settings(conf)))
-
   private def fallbackReason(w: SparkWrite): Option[String] = {
     val table = field[Table](w, "table")
     val writeSchema = field[Schema](w, "writeSchema")
@@ -132,37 +131,30 @@ final class NativeIcebergWrite(
     val iceberg: SparkWrite,
     val reason: Option[String],
     settings: Map[String, String])
-  extends Write {
+  extends DelegatingWriteMetrics {
+  override protected def delegate: Write = iceberg
   override def description(): String = iceberg.description()
   override def toBatch: BatchWrite = new NativeBatchWrite(iceberg.toBatch, reason, settings)
   override def toStreaming: StreamingWrite = iceberg.toStreaming
-  override def supportedCustomMetrics(): Array[CustomMetric] = iceberg.supportedCustomMetrics()
-  override def reportDriverMetrics(): Array[CustomTaskMetric] = iceberg.reportDriverMetrics()
   override def toString: String =
     s"$iceberg, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
 }
 
 /** Iceberg's merge-on-read write as it is, its jobs counted as fallbacks with `reason`. */
-final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String) extends DeltaWrite {
+final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String)
+  extends DeltaWrite with DelegatingWriteMetrics {
+  override protected def delegate: Write = iceberg
   override def description(): String = iceberg.description()
   override def toBatch: DeltaBatchWrite = {
     val batch = iceberg.toBatch
-    new DeltaBatchWrite {
+    new DeltaBatchWrite with DelegatingBatchWrite {
+      override protected def delegate: BatchWrite = batch
       override def createBatchWriterFactory(info: PhysicalWriteInfo): DeltaWriterFactory = {
         WriteCensus.tableFormatWrite("Iceberg", Some(reason))
         batch.createBatchWriterFactory(info)
       }
-      override def useCommitCoordinator(): Boolean = batch.useCommitCoordinator()
-      override def onDataWriterCommit(message: WriterCommitMessage): Unit =
-        batch.onDataWriterCommit(message)
-      override def commit(messages: Array[WriterCommitMessage]): Unit = batch.commit(messages)
-      override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
-        batch.commit(messages, summary)
-      override def abort(messages: Array[WriterCommitMessage]): Unit = batch.abort(messages)
     }
   }
-  override def supportedCustomMetrics(): Array[CustomMetric] = iceberg.supportedCustomMetrics()
-  override def reportDriverMetrics(): Array[CustomTaskMetric] = iceberg.reportDriverMetrics()
   override def toString: String = s"$iceberg, vecruntime: Iceberg's writer: $reason"
 }
 
@@ -171,7 +163,8 @@ final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String) extends Delta
  * write): its tasks write natively, the epoch's commit is Iceberg's.
  */
 final class NativeMicroBatchWrite(micro: MicroBatchWrite, reason: Option[String],
-    settings: Map[String, String]) extends BatchWrite {
+    settings: Map[String, String]) extends DelegatingBatchWrite {
+  override protected def delegate: BatchWrite = micro
   private val epochId = {
     val f = classOf[MicroBatchWrite].getDeclaredField("epochId")
     f.setAccessible(true)
@@ -182,30 +175,18 @@ final class NativeMicroBatchWrite(micro: MicroBatchWrite, reason: Option[String]
     if (reason.isDefined) micro.createBatchWriterFactory(info)
     else new NativeWriterFactory(micro.writeSupport.createStreamingWriterFactory(info), settings, epochId)
   }
-  override def useCommitCoordinator(): Boolean = micro.useCommitCoordinator()
-  override def onDataWriterCommit(message: WriterCommitMessage): Unit = micro.onDataWriterCommit(message)
-  override def commit(messages: Array[WriterCommitMessage]): Unit = micro.commit(messages)
-  override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
-    micro.commit(messages, summary)
-  override def abort(messages: Array[WriterCommitMessage]): Unit = micro.abort(messages)
   override def toString: String =
     s"$micro, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
 }
 
 final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settings: Map[String, String])
-  extends BatchWrite {
+  extends DelegatingBatchWrite {
+  override protected def delegate: BatchWrite = iceberg
   override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
     WriteCensus.tableFormatWrite("Iceberg", reason)
     val factory = iceberg.createBatchWriterFactory(info)
     if (reason.isDefined) factory else new NativeWriterFactory(factory, settings)
   }
-  override def useCommitCoordinator(): Boolean = iceberg.useCommitCoordinator()
-  override def onDataWriterCommit(message: WriterCommitMessage): Unit =
-    iceberg.onDataWriterCommit(message)
-  override def commit(messages: Array[WriterCommitMessage]): Unit = iceberg.commit(messages)
-  override def commit(messages: Array[WriterCommitMessage], summary: WriteSummary): Unit =
-    iceberg.commit(messages, summary)
-  override def abort(messages: Array[WriterCommitMessage]): Unit = iceberg.abort(messages)
 }
 
 /**
@@ -227,7 +208,7 @@ final class NativeWriterFactory(iceberg: AnyRef, settings: Map[String, String], 
       field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
       field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
       field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
-      field[Int]("sortOrderId"), settings)
+      IcebergRelease.sortOrder(table, field[Any](_)), settings)
   }
 }
 
@@ -250,7 +231,7 @@ final class NativeDataWriter(
     dsSchema: StructType,
     fanout: Boolean,
     writeProperties: Map[String, String],
-    sortOrderId: Int,
+    sortOrder: SortOrder,
     settings: Map[String, String])
   extends DataWriter[InternalRow] with Logging {
 
@@ -261,7 +242,6 @@ final class NativeDataWriter(
   private val layout: SparkParquetLayout =
     IcebergLayout(writeSchema, dsSchema, table.properties.asScala.toMap ++ writeProperties)
   private val metricsConfig = MetricsConfig.forTable(table)
-  private val sortOrder = table.sortOrders.get(sortOrderId)
   private val context = {
     val conf = new Configuration(false)
     settings.foreach { case (k, v) => conf.set(k, v) }
@@ -348,7 +328,7 @@ final class NativeDataWriter(
           s"incoming records or switch to fanout writers.\nEncountered records that belong to " +
           s"already closed files:\npartition '${spec.partitionToPath(key)}' in spec $spec")
       }
-      open.values.asScala.toSeq.foreach { o =>
+      open.values.asScala.toList.foreach { o =>
         done += o.finish()
         closed.add(o.partition)
       }
@@ -375,7 +355,7 @@ final class NativeDataWriter(
       current = null
       done += c.finish()
     }
-    val all = open.values.asScala.toSeq
+    val all = open.values.asScala.toList
     open.clear()
     all.foreach(o => done += o.finish())
   }
@@ -388,7 +368,7 @@ final class NativeDataWriter(
   }
 
   override def abort(): Unit = {
-    val unfinished = Option(current).toSeq ++ open.values.asScala
+    val unfinished = Option(current).toList ++ open.values.asScala.toList
     current = null
     open.clear()
     unfinished.foreach(_.writer.abortQuietly())
@@ -400,7 +380,7 @@ final class NativeDataWriter(
 
   override def close(): Unit = {
     // After commit nothing is open; after a failure abort released what was.
-    val unfinished = Option(current).toSeq ++ open.values.asScala
+    val unfinished = Option(current).toList ++ open.values.asScala.toList
     current = null
     open.clear()
     unfinished.foreach(_.writer.abortQuietly())
