@@ -5,13 +5,15 @@
 set -euo pipefail
 central=${MAVEN_CENTRAL:-https://repo1.maven.org/maven2}
 status=0
+metadata=$(mktemp)
+trap 'rm -f "$metadata"' EXIT
 for line in 4.2 4.3; do
   url="$central/org/apache/iceberg/iceberg-spark-runtime-${line}_2.13/maven-metadata.xml"
-  code=$(curl -s -o /tmp/iceberg-runtime-$line.xml -w '%{http_code}' "$url" || true)
+  code=$(curl -s -o "$metadata" -w '%{http_code}' "$url" || true)
   case "$code" in
     404) echo "Iceberg: no runtime for Spark $line on Maven Central yet" ;;
     200)
-      versions=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' /tmp/iceberg-runtime-$line.xml | tr '\n' ' ')
+      versions=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$metadata" | tr '\n' ' ')
       echo "Iceberg now publishes iceberg-spark-runtime-${line}_2.13 ($versions): build the plugin's" \
         "Iceberg support for Spark $line (spark-plugin/pom.xml, src/main/iceberg)" >&2
       status=1 ;;

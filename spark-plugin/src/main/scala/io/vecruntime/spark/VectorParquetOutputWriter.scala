@@ -126,6 +126,8 @@ class VectorParquetOutputWriter(
   private var rows = 0L
   // Native bytes last reported to the memory manager and the task's stats.
   private var accounted = 0L
+  // The bytes written once the native writer is dropped (the whole file once closed).
+  private var finalLength = 0L
 
   private lazy val rowAppender =
     new RowAppender(wide.fold(layout.sparkSchema)(_.schema).fields.map(_.dataType))
@@ -298,7 +300,7 @@ class VectorParquetOutputWriter(
     }
   }
 
-  /** Rows taken so far. */
+  /** Rows taken so far (those of a columnar batch once copied). */
   def rowCount: Long = rows
 
   /**
@@ -310,8 +312,6 @@ class VectorParquetOutputWriter(
     if (writer == null) finalLength + bufferedBytes
     else writer.bytesWritten() + writer.nativeBytesHeld() + bufferedBytes
 
-  /** The bytes written once the writer is dropped (the whole file once closed). */
-  private var finalLength = 0L
 
   /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */
   private def endRowGroup(): Unit = if (writer != null && writer.isOpen) {

@@ -2,6 +2,7 @@ package io.vecruntime.spark
 
 import java.io.File
 
+import scala.jdk.CollectionConverters._
 import scala.sys.process._
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
@@ -118,6 +119,10 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
       (meta.getSchema.toString, meta.getKeyValueMetaData.get("iceberg.schema"))
     }.distinct
     assert(schemas(ours) == schemas(theirs), "Parquet schema and iceberg.schema")
+    // Bloom filters on the same columns (Iceberg's properties name them by Iceberg's names).
+    def blooms(tbl: String) = paths(tbl).flatMap(f => footer(f).getBlocks.asScala.flatMap(_.getColumns.asScala
+      .map(c => c.getPath.toDotString -> (c.getBloomFilterOffset >= 0)))).distinct.sorted
+    assert(blooms(ours) == blooms(theirs), "bloom filters")
     native.foreach(n => paths(ours).foreach { f =>
       val createdBy = footer(f).getFileMetaData.getCreatedBy
       assert(createdBy.startsWith(if (n) "vecruntime version" else "parquet-mr"), s"$f: $createdBy")
@@ -212,6 +217,24 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("format version 3: appends native, copy-on-write with row lineage Iceberg's", IcebergMainLine) {
+    val reason = "fallback (Iceberg): row lineage columns (a copy-on-write command on a format v3 table)"
+    val before = census(reason)
+    val (ours, _) = buildBoth("v3", native = None) { t =>
+      rowsDf().writeTo(t).using("iceberg").tableProperty("format-version", "3")
+        .partitionedBy(org.apache.spark.sql.functions.col("k")).create()
+      rowsDf(500, 3000).writeTo(t).append()
+      spark.sql(s"UPDATE $t SET s = 'updated' WHERE k = 5")
+    }
+    // Row ids assigned at commit as for Iceberg's files (compared above, first_row_id included).
+    val byWriter = spark.sql(s"SELECT file_path FROM $ours.files").collect().toSeq.map { r =>
+      footer(new File(new java.net.URI(r.getString(0)).getPath)).getFileMetaData.getCreatedBy
+        .takeWhile(_ != ' ')
+    }.groupBy(identity).map { case (w, fs) => w -> fs.size }
+    assert(byWriter.keySet == Set("vecruntime", "parquet-mr"), byWriter)
+    assert(census(reason) == before + 1)
+  }
+
   test("merge-on-read keeps Iceberg's writer, counted with its reason", IcebergMainLine) {
     val reason = "fallback (Iceberg): merge-on-read (position delete and data files written by one Iceberg writer)"
     val before = census(reason)
@@ -258,17 +281,23 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
 
   test("metrics modes, codecs, writer properties and rolling at the target file size", IcebergMainLine) {
     buildBoth("metrics") { t =>
-      spark.sql(s"""CREATE TABLE $t (id bigint, s string, d double, bin binary, amount decimal(12, 2))
+      // `order-id` is `order_x2Did` in the files (a valid Avro name): properties name it as Iceberg.
+      spark.sql(s"""CREATE TABLE $t (id bigint, s string, d double, bin binary, amount decimal(12, 2),
+          `order-id` string, arr array<bigint>)
         USING iceberg TBLPROPERTIES (
           'write.metadata.metrics.default' = 'truncate(4)',
           'write.metadata.metrics.column.id' = 'counts',
           'write.metadata.metrics.column.d' = 'none',
           'write.metadata.metrics.column.bin' = 'full',
+          'write.metadata.metrics.column.order-id' = 'full',
           'write.parquet.compression-codec' = 'snappy',
           'write.parquet.page-size-bytes' = '8192',
           'write.parquet.dict-size-bytes' = '4096',
-          'write.parquet.bloom-filter-enabled.column.s' = 'true')""")
-      rowsDf().select("id", "s", "d", "bin", "amount").writeTo(t).append()
+          'write.parquet.bloom-filter-enabled.column.s' = 'true',
+          'write.parquet.bloom-filter-enabled.column.order-id' = 'true',
+          'write.parquet.bloom-filter-enabled.column.arr.element' = 'true')""")
+      rowsDf().selectExpr("id", "s", "d", "bin", "amount", "concat(s, 'long-order-id') as `order-id`", "arr")
+        .writeTo(t).append()
     }
     // Float metrics come from Iceberg's value writers: a required double in a struct that may
     // be null, an optional float at the top.

@@ -1,10 +1,13 @@
 package io.vecruntime.spark.bench
 
 import java.io.File
+import java.util.concurrent.atomic.AtomicLong
 
 import io.vecruntime.spark.VecRuntimeExtensions
 
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.vecruntime.ListenerShim
 
 /** The local[2] session of the demo and the benchmarks (vecruntime on, off-heap pool on), and their file helpers. */
 object LocalSpark {
@@ -30,4 +33,34 @@ object LocalSpark {
   def parquetFiles(f: File): Seq[File] =
     if (f.isDirectory) Option(f.listFiles()).toSeq.flatten.flatMap(parquetFiles)
     else if (f.getName.endsWith(".parquet")) Seq(f) else Nil
+}
+
+/** A timed statement's wall time and its tasks' CPU time, in seconds (after a GC). */
+final class Meter(spark: SparkSession) {
+  private val cpuNanos = new AtomicLong()
+  spark.sparkContext.addSparkListener(new SparkListener {
+    override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
+      if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
+  })
+
+  def measure(body: => Unit): (Double, Double) = {
+    ListenerShim.waitUntilEmpty(spark.sparkContext)
+    System.gc()
+    cpuNanos.set(0)
+    val t = System.nanoTime()
+    body
+    val wall = (System.nanoTime() - t) / 1e9
+    ListenerShim.waitUntilEmpty(spark.sparkContext)
+    (wall, cpuNanos.get() / 1e9)
+  }
+}
+
+/** One run of a table format benchmark: wall and CPU seconds, the table's data bytes. */
+case class TableRun(wall: Double, cpu: Double, bytes: Long)
+
+object TableRun {
+  def median(rs: Seq[TableRun]): TableRun = {
+    def m(f: TableRun => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
+    TableRun(m(_.wall), m(_.cpu), m(_.bytes.toDouble).toLong)
+  }
 }

@@ -3,6 +3,7 @@ package org.apache.iceberg.parquet
 import java.io.{ByteArrayInputStream, FilterOutputStream, OutputStream}
 import java.nio.charset.StandardCharsets
 
+import org.apache.iceberg.{FieldMetrics, Metrics, MetricsConfig, Schema}
 import org.apache.iceberg.io.InputFile
 import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions
 import org.apache.iceberg.shaded.org.apache.parquet.conf.PlainParquetConfiguration
@@ -17,14 +18,23 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetad
  * package-private.
  */
 object VecRuntimeFooters {
-  /** Footers up to this size are kept as they are written. */
-  val TailBytes: Int = 256 << 10
+  /** Footers up to this size are kept as they are written (a store_sales file's: 12 KiB). */
+  val TailBytes: Int = 64 << 10
 
   // Read options without a Hadoop configuration: a new one parses Hadoop's XML resources,
   // most of the time of reading a small file's footer.
   private lazy val options = ParquetReadOptions.builder(new PlainParquetConfiguration()).build()
 
   private val Magic = "PAR1".getBytes(StandardCharsets.US_ASCII)
+
+  /**
+   * A data file's metrics as Iceberg's `ParquetWriter.metrics()` computes them: by the write
+   * schema's field names (`write.metadata.metrics.column.<name>`), not the file's, which Iceberg
+   * makes valid Avro names.
+   */
+  def metrics(schema: Schema, footer: ParquetMetadata, config: MetricsConfig,
+      fieldMetrics: java.util.stream.Stream[FieldMetrics[_]]): Metrics =
+    ParquetMetrics.metrics(schema, footer.getFileMetaData.getSchema, config, footer, fieldMetrics)
 
   /** The footer from the file's last bytes, or read back from `file`. */
   def read(tail: Tail, file: => InputFile): ParquetMetadata =

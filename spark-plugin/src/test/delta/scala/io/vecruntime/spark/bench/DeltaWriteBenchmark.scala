@@ -1,13 +1,10 @@
 package io.vecruntime.spark.bench
 
 import java.io.File
-import java.util.concurrent.atomic.AtomicLong
 
 import io.vecruntime.spark.VecRuntimeConf
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.apache.spark.vecruntime.ListenerShim
 
 /**
  * TPC-DS store_sales into Delta Lake tables, Delta's writer (the plugin off) against the native
@@ -23,8 +20,6 @@ import org.apache.spark.vecruntime.ListenerShim
 object DeltaWriteBenchmark {
   import LocalSpark.deleteRecursively
 
-  case class Run(wall: Double, cpu: Double, bytes: Long)
-
   def main(args: Array[String]): Unit = {
     val input = new File(args(0)).getAbsolutePath
     val runs = args.lift(1).map(_.toInt).getOrElse(5)
@@ -36,11 +31,7 @@ object DeltaWriteBenchmark {
         "io.delta.sql.DeltaSparkSessionExtension,io.vecruntime.spark.VecRuntimeExtensions",
       "spark.sql.catalog.spark_catalog" -> "org.apache.spark.sql.delta.catalog.DeltaCatalog",
       "spark.sql.shuffle.partitions" -> "2")
-    val cpuNanos = new AtomicLong()
-    spark.sparkContext.addSparkListener(new SparkListener {
-      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
-        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
-    })
+    val meter = new Meter(spark)
     try {
       val df = spark.read.parquet(input).cache()
       val rows = df.count()
@@ -55,16 +46,6 @@ object DeltaWriteBenchmark {
       println(f"merge source: ${changes.count()}%,d rows (10%% updated, 1%% new), cached")
       changes.createOrReplaceTempView("bench_changes")
 
-      def measure(body: => Unit): (Double, Double) = {
-        ListenerShim.waitUntilEmpty(spark.sparkContext)
-        System.gc()
-        cpuNanos.set(0)
-        val t = System.nanoTime()
-        body
-        val wall = (System.nanoTime() - t) / 1e9
-        ListenerShim.waitUntilEmpty(spark.sparkContext)
-        (wall, cpuNanos.get() / 1e9)
-      }
       def bytes(dir: File): Long =
         if (dir.isDirectory) Option(dir.listFiles()).toSeq.flatten.filterNot(_.getName == "_delta_log")
           .map(bytes).sum
@@ -93,17 +74,17 @@ object DeltaWriteBenchmark {
       }
       val writers = Seq("Delta" -> false, "vecruntime" -> true)
       val results = for (name <- cases) yield {
-        val perWriter = writers.map(_._1 -> scala.collection.mutable.Buffer[Run]()).toMap
+        val perWriter = writers.map(_._1 -> scala.collection.mutable.Buffer[TableRun]()).toMap
         // One unmeasured round, then the runs, writers alternating.
         for (run <- 0 to runs; (writer, on) <- writers) {
           val dir = new File(out, s"$name-$writer-$run")
           deleteRecursively(dir)
           prepare(name, dir)
-          val (wall, cpu) = withPlugin(on)(measure(timed(name, dir)))
-          if (run > 0) perWriter(writer) += Run(wall, cpu, bytes(dir))
+          val (wall, cpu) = withPlugin(on)(meter.measure(timed(name, dir)))
+          if (run > 0) perWriter(writer) += TableRun(wall, cpu, bytes(dir))
           deleteRecursively(dir)
         }
-        name -> writers.map { case (w, _) => w -> median(perWriter(w).toSeq) }
+        name -> writers.map { case (w, _) => w -> TableRun.median(perWriter(w).toSeq) }
       }
       println()
       println("| case | writer | time | CPU | bytes |")
@@ -119,10 +100,5 @@ object DeltaWriteBenchmark {
         println(f"| $name | ${d.wall / v.wall}%.2fx | ${d.cpu / v.cpu}%.2fx | ${v.bytes.toDouble / d.bytes}%.3f |")
       }
     } finally spark.stop()
-  }
-
-  def median(rs: Seq[Run]): Run = {
-    def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
-    Run(m(_.wall), m(_.cpu), m(_.bytes.toDouble).toLong)
   }
 }

@@ -1,17 +1,19 @@
 package io.vecruntime.spark.bench
 
 import java.io.File
-import java.util.concurrent.atomic.AtomicLong
 
 import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
 
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.apache.spark.vecruntime.ListenerShim
+
+/** Hadoop's local file system, checksummed, with permissions set through chmod(2). */
+class ChmodFreeLocalFileSystem extends org.apache.hadoop.fs.LocalFileSystem(
+  new io.vecruntime.spark.ChmodFreeRawLocalFileSystem)
 
 /**
  * TPC-DS store_sales into Apache Iceberg tables (a Hadoop catalog), in one local[2] session per
- * launch, launches alternating: Iceberg's writer (the plugin off) against the native writer, or
+ * launch, the writers alternating in it: Iceberg's writer (the plugin off) against the native
+ * writer, or
  * (`comet`) Apache DataFusion Comet's native Iceberg writer. Cases: `flat` (a new table of the
  * whole table) and `days` (the same partitioned by days(ss_sold_date), a date made from
  * ss_sold_date_sk), each with zstd (Iceberg's default) and snappy. Input: `cached` (the table
@@ -22,14 +24,8 @@ import org.apache.spark.vecruntime.ListenerShim
  * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime | comet) input(cached|file)
  * [cases=flat,days] [codecs=zstd,snappy]`.
  */
-/** Hadoop's local file system, checksummed, with permissions set through chmod(2). */
-class ChmodFreeLocalFileSystem extends org.apache.hadoop.fs.LocalFileSystem(
-  new io.vecruntime.spark.ChmodFreeRawLocalFileSystem)
-
 object IcebergWriteBenchmark {
   import LocalSpark.{deleteRecursively, parquetFiles}
-
-  case class Run(wall: Double, cpu: Double, bytes: Long)
 
   /** Comet 1.2's settings for its native Iceberg writes (its plugin, shuffle and off-heap pool). */
   val CometConf = Seq(
@@ -74,11 +70,7 @@ object IcebergWriteBenchmark {
       LocalSpark.session("iceberg-write benchmark", "4g",
         iceberg :+ ("spark.sql.extensions" -> s"$extensions,${classOf[VecRuntimeExtensions].getName}"): _*)
     }
-    val cpuNanos = new AtomicLong()
-    spark.sparkContext.addSparkListener(new SparkListener {
-      override def onTaskEnd(e: SparkListenerTaskEnd): Unit =
-        if (e.taskMetrics != null) cpuNanos.addAndGet(e.taskMetrics.executorCpuTime)
-    })
+    val meter = new Meter(spark)
     try {
       // A date for days(): TPC-DS date keys are Julian day numbers (2415022 is 1900-01-02).
       def source(): DataFrame = spark.read.parquet(input)
@@ -88,31 +80,21 @@ object IcebergWriteBenchmark {
       println(f"store_sales: $rows%,d rows from $input, ${if (fromFile) "read by each write" else "cached"}; " +
         s"local[2]; Iceberg ${org.apache.iceberg.IcebergBuild.version()}; median of $runs runs" +
         (if (chmodFree) "; file: without chmod processes for every writer" else ""))
-      def measure(body: => Unit): (Double, Double) = {
-        ListenerShim.waitUntilEmpty(spark.sparkContext)
-        System.gc()
-        cpuNanos.set(0)
-        val t = System.nanoTime()
-        body
-        val wall = (System.nanoTime() - t) / 1e9
-        ListenerShim.waitUntilEmpty(spark.sparkContext)
-        (wall, cpuNanos.get() / 1e9)
-      }
       def withPlugin[T](writer: String)(f: => T): T = {
         if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
         try f finally if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, "true")
       }
       val results = for (name <- cases; codec <- codecs) yield {
-        val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[Run]()).toMap
+        val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[TableRun]()).toMap
         // One unmeasured round, then the runs, writers alternating.
         for (run <- 0 to runs; writer <- writers) {
           val table = s"bench.db.${name}_${codec}_${writer}_$run"
           val partitioning = if (name == "days") "PARTITIONED BY (days(ss_sold_date))" else ""
           spark.sql(s"CREATE TABLE $table (${df.schema.toDDL}) USING iceberg $partitioning " +
             s"TBLPROPERTIES ('write.parquet.compression-codec' = '$codec')")
-          val (wall, cpu) = withPlugin(writer)(measure(df.writeTo(table).append()))
+          val (wall, cpu) = withPlugin(writer)(meter.measure(df.writeTo(table).append()))
           val dir = new File(warehouse, s"db/${name}_${codec}_${writer}_$run")
-          if (run > 0) perWriter(writer) += Run(wall, cpu, parquetFiles(new File(dir, "data")).map(_.length).sum)
+          if (run > 0) perWriter(writer) += TableRun(wall, cpu, parquetFiles(new File(dir, "data")).map(_.length).sum)
           if (run == 0) {
             // Who wrote the files (Comet falls back to Iceberg's writer where its scan is not native).
             val createdBy = parquetFiles(new File(dir, "data")).map(createdByOf).distinct
@@ -121,7 +103,7 @@ object IcebergWriteBenchmark {
           spark.sql(s"DROP TABLE $table")
           deleteRecursively(dir)
         }
-        s"$name, $codec" -> writers.map(w => w -> median(perWriter(w).toSeq))
+        s"$name, $codec" -> writers.map(w => w -> TableRun.median(perWriter(w).toSeq))
       }
       println()
       println("| case | writer | time | CPU | bytes |")
@@ -148,8 +130,4 @@ object IcebergWriteBenchmark {
     try r.getFooter.getFileMetaData.getCreatedBy.split(" \\(").head finally r.close()
   }
 
-  def median(rs: Seq[Run]): Run = {
-    def m(f: Run => Double): Double = rs.map(f).sorted.apply(rs.length / 2)
-    Run(m(_.wall), m(_.cpu), m(_.bytes.toDouble).toLong)
-  }
 }

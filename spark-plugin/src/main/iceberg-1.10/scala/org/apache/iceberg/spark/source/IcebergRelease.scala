@@ -1,13 +1,11 @@
 package org.apache.iceberg.spark.source
 
-import org.apache.iceberg.{SortOrder, Table}
-
 /** What Iceberg 1.10 (Spark 4.0's and 3.5's runtimes) does its own way. */
 object IcebergRelease {
   val Version = "1.10."
 
   /** 1.10's writers give their files no sort order (unsorted). */
-  def sortOrder(table: Table, factoryField: String => Any): SortOrder = null
+  def sortOrderId(factoryField: String => Any): Option[Int] = None
 
   /** A null struct adds nothing to its float and double columns' metrics. */
   val NullStructCounts = false

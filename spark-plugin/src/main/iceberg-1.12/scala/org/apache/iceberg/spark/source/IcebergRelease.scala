@@ -1,14 +1,12 @@
 package org.apache.iceberg.spark.source
 
-import org.apache.iceberg.{SortOrder, Table}
-
 /** What Iceberg 1.12 (Spark 4.1's runtime) does its own way; `src/main/iceberg-1.10` for 1.10. */
 object IcebergRelease {
   val Version = "1.12."
 
-  /** The sort order a data file records: the write's (its WriterFactory's `sortOrderId`). */
-  def sortOrder(table: Table, factoryField: String => Any): SortOrder =
-    table.sortOrders.get(factoryField("sortOrderId").asInstanceOf[Int])
+  /** The sort order id a data file records: the write's (its WriterFactory's `sortOrderId`). */
+  def sortOrderId(factoryField: String => Any): Option[Int] =
+    Some(factoryField("sortOrderId").asInstanceOf[Int])
 
   /** A null struct counts a null in each of its float and double columns' metrics. */
   val NullStructCounts = true

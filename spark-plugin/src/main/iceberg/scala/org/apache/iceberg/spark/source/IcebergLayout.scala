@@ -9,7 +9,7 @@ import io.vecruntime.spark.{SparkParquetLayout, SparkRebase}
 import org.apache.iceberg.{Schema, SchemaParser}
 import org.apache.iceberg.parquet.ParquetSchemaUtil
 import org.apache.iceberg.spark.SparkSchemaUtil
-import org.apache.iceberg.types.{Type, Types}
+import org.apache.iceberg.types.Type
 import org.apache.parquet.schema.MessageTypeParser
 
 import org.apache.spark.sql.internal.LegacyBehaviorPolicy
@@ -62,7 +62,7 @@ object IcebergLayout {
   def unsupported(schema: Schema, dsSchema: StructType, props: Map[String, String]): Option[String] =
     schema.columns().asScala.iterator.flatMap(f => unsupportedType(f.name, f.`type`)).find(_ => true)
       .orElse(inputTypes(schema, dsSchema))
-      .orElse(properties(props).left.toOption)
+      .orElse(properties(props, schema).left.toOption)
 
   private def unsupportedType(path: String, t: Type): Option[String] = t.typeId match {
     case Type.TypeID.BOOLEAN | Type.TypeID.INTEGER | Type.TypeID.LONG | Type.TypeID.FLOAT |
@@ -95,12 +95,11 @@ object IcebergLayout {
   }
 
   /** parquet-java's keys for the table's and the write's properties, or why not. */
-  private def properties(given: Map[String, String]): Either[String, Seq[(String, String)]] = {
+  private def properties(
+      given: Map[String, String],
+      schema: Schema): Either[String, Seq[(String, String)]] = {
     val props = Defaults ++ given
-    val codec = props("write.parquet.compression-codec").toUpperCase(Locale.ROOT) match {
-      case "NONE" => "UNCOMPRESSED"
-      case c => c
-    }
+    val codec = props("write.parquet.compression-codec").toUpperCase(Locale.ROOT)
     if (!Codecs.contains(codec)) return Left(s"write.parquet.compression-codec $codec")
     val level = props.get("write.parquet.compression-level").map { l =>
       codec match {
@@ -121,14 +120,20 @@ object IcebergLayout {
       !IcebergRelease.IgnoredColumnProperties.exists(k.startsWith))
     if (other.nonEmpty) return Left(s"table property ${other.toSeq.sorted.head}")
     val sizes = Sizes.flatMap { case (k, key) => props.get(k).map(key -> _) }
-    val columns = props.toSeq.flatMap { case (k, v) =>
-      Columns.collectFirst { case (prefix, key) if k.startsWith(prefix) =>
-        s"$key#${k.substring(prefix.length)}" -> v }
-    }
+    // A column's property names it as Iceberg does; parquet-java's key takes its path in the
+    // file (`arr.list.element`), a name that is no column's is dropped, as Iceberg drops it.
+    lazy val paths = parquetPaths(schema)
+    val columns = for {
+      (k, v) <- props.toSeq
+      (prefix, key) <- Columns.find(c => k.startsWith(c._1)).toSeq
+      path <- paths.get(k.substring(prefix.length)).toSeq
+    } yield s"$key#$path" -> v
     Right(Seq("parquet.compression" -> codec, "parquet.writer.version" -> version,
       // Iceberg's writer sets no truncation of footer statistics, parquet-java's default too;
-      // page checksums on, parquet-java's default.
-      "parquet.columnindex.truncate.length" -> "64") ++ level.map(_.toOption.get) ++ sizes ++
+      // page checksums on, parquet-java's default; the column index's truncation is a Hadoop
+      // setting, which a table property sets too (Iceberg passes them all on).
+      "parquet.columnindex.truncate.length" -> props.getOrElse("parquet.columnindex.truncate.length", "64")) ++
+      level.map(_.toOption.get) ++ sizes ++
       columns.sortBy(_._1))
   }
 
@@ -138,7 +143,7 @@ object IcebergLayout {
     val message = MessageTypeParser.parseMessageType(ParquetSchemaUtil.convert(schema, "table").toString)
     val parquetSchema = SparkParquetLayout.toParquetSchema(message)
     val b = WriterOptions.builder()
-    properties(props).fold(e => throw new IllegalArgumentException(e), identity)
+    properties(props, schema).fold(e => throw new IllegalArgumentException(e), identity)
       .foreach { case (k, v) => b.property(k, v) }
     b.keyValueMetadata(SchemaKey, SchemaParser.toJson(schema))
     SparkParquetLayout(dsSchema, parquetSchema, parquetSchema.rowTypes(),
@@ -147,10 +152,10 @@ object IcebergLayout {
       SparkRebase(LegacyBehaviorPolicy.CORRECTED, LegacyBehaviorPolicy.CORRECTED, "UTC"))
   }
 
-  /** Whether a Spark type is a float or a double (whose metrics Iceberg's value writers make). */
-  def floating(t: Type): Boolean = t.typeId == Type.TypeID.FLOAT || t.typeId == Type.TypeID.DOUBLE
-
-  /** Struct type of a nested field, for walking paths. */
-  def struct(t: Type): Option[Types.StructType] =
-    if (t.typeId == Type.TypeID.STRUCT) Some(t.asStructType) else None
+  /** Each primitive column's Parquet path (dotted) by its Iceberg name, by field id. */
+  private def parquetPaths(schema: Schema): Map[String, String] =
+    ParquetSchemaUtil.convert(schema, "table").getColumns.asScala.flatMap { c =>
+      Option(c.getPrimitiveType.getId).flatMap(id => Option(schema.findColumnName(id.intValue)))
+        .map(_ -> c.getPath.mkString("."))
+    }.toMap
 }

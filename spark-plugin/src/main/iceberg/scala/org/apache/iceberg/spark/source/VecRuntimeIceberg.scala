@@ -5,7 +5,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.vecruntime.spark.{FileTarget, LocalFiles, SparkParquetLayout, TableFormatPlanHook, VecRuntimeConf, VectorParquetOutputWriter, WriteCensus}
-import io.vecruntime.spark.shims.{DelegatingBatchWrite, DelegatingWriteMetrics}
+import io.vecruntime.spark.shims.{CommitSummary, DelegatingWriteMetrics}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.{TaskAttemptID, TaskType}
@@ -15,6 +15,7 @@ import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
 import org.apache.iceberg.io.OutputFileFactory
 import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
+import org.apache.iceberg.types.Comparators
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 
 import org.apache.spark.TaskContext
@@ -43,8 +44,15 @@ import org.apache.spark.sql.types.StructType
 object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
   override def unsupported: Option[String] = {
     val version = IcebergBuild.version()
-    if (version.startsWith(IcebergRelease.Version)) None
-    else Some(s"Iceberg $version: this jar writes for Iceberg ${IcebergRelease.Version}x")
+    // This code reaches into Iceberg's package-private classes: only as part of the same
+    // runtime package, both jars loaded by one class loader.
+    val loaders = classOf[SparkWrite].getClassLoader eq getClass.getClassLoader
+    if (!version.startsWith(IcebergRelease.Version)) {
+      Some(s"Iceberg $version: this jar writes for Iceberg ${IcebergRelease.Version}x")
+    } else if (!loaders) {
+      Some("Iceberg's runtime and this jar are loaded by different class loaders: put both " +
+        "on the same class path (both with --jars, or both in Spark's jars)")
+    } else None
   }
 
   /** Merge-on-read: one Iceberg writer writes a task's position deletes and data files. */
@@ -100,7 +108,9 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
       .flatMap(k => Option(conf.getConfString(k, null)).map(k -> _)).toMap
 
   private def reason(w: SparkWrite, conf: SQLConf): Option[String] = {
-    val reason = fallbackReason(w)
+    val reason = try fallbackReason(w) catch {
+      case e: ReflectiveOperationException => Some(s"Iceberg's SparkWrite is not this jar's release's ($e)")
+    }
     reason.foreach(r => logWarning(s"vecruntime: Iceberg's writer writes this: $r"))
     if (reason.isEmpty) VecRuntimeConf.validate(conf)
     reason
@@ -147,7 +157,7 @@ final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String)
   override def description(): String = iceberg.description()
   override def toBatch: DeltaBatchWrite = {
     val batch = iceberg.toBatch
-    new DeltaBatchWrite with DelegatingBatchWrite {
+    new DeltaBatchWrite with CommitSummary {
       override protected def delegate: BatchWrite = batch
       override def createBatchWriterFactory(info: PhysicalWriteInfo): DeltaWriterFactory = {
         WriteCensus.tableFormatWrite("Iceberg", Some(reason))
@@ -163,52 +173,91 @@ final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String)
  * write): its tasks write natively, the epoch's commit is Iceberg's.
  */
 final class NativeMicroBatchWrite(micro: MicroBatchWrite, reason: Option[String],
-    settings: Map[String, String]) extends DelegatingBatchWrite {
+    settings: Map[String, String]) extends CommitSummary {
   override protected def delegate: BatchWrite = micro
   private val epochId = {
     val f = classOf[MicroBatchWrite].getDeclaredField("epochId")
     f.setAccessible(true)
     f.getLong(micro)
   }
-  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
-    WriteCensus.tableFormatWrite("Iceberg", reason)
-    if (reason.isDefined) micro.createBatchWriterFactory(info)
-    else new NativeWriterFactory(micro.writeSupport.createStreamingWriterFactory(info), settings, epochId)
-  }
+  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory =
+    if (reason.isDefined) {
+      WriteCensus.tableFormatWrite("Iceberg", reason)
+      micro.createBatchWriterFactory(info)
+    } else {
+      NativeWriterFactory.choose(micro.writeSupport.createStreamingWriterFactory(info), None,
+        settings, epochId) match {
+        case n: NativeWriterFactory => n
+        // Iceberg's own streaming factory, as Spark's micro-batch write hands it its epoch.
+        case _ => micro.createBatchWriterFactory(info)
+      }
+    }
   override def toString: String =
     s"$micro, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
 }
 
 final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settings: Map[String, String])
-  extends DelegatingBatchWrite {
+  extends CommitSummary {
   override protected def delegate: BatchWrite = iceberg
-  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory = {
-    WriteCensus.tableFormatWrite("Iceberg", reason)
-    val factory = iceberg.createBatchWriterFactory(info)
-    if (reason.isDefined) factory else new NativeWriterFactory(factory, settings)
-  }
+  override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory =
+    NativeWriterFactory.choose(iceberg.createBatchWriterFactory(info), reason, settings, epochId = 0)
 }
 
 /**
- * The tasks' writers, from what Iceberg's `WriterFactory` (`iceberg`, shipped with this one; a
- * stream's micro-batch `epochId` names the files as Iceberg's do) holds: the table, the output spec, the schemas, the target file size, fanout or clustered
- * partitions, the write's properties and sort order.
+ * The tasks' writers, from what Iceberg's `WriterFactory` holds (read on the driver): the table,
+ * the query (a stream's micro-batch `epochId` too, naming the files as Iceberg's do), the output
+ * spec, the schemas, the target file size, fanout or clustered partitions, the write's
+ * properties and sort order.
  */
-final class NativeWriterFactory(iceberg: AnyRef, settings: Map[String, String], epochId: Long = 0)
+final class NativeWriterFactory private (
+    table: Broadcast[Table],
+    operationId: String,
+    specId: Int,
+    targetFileSize: Long,
+    writeSchema: Schema,
+    dsSchema: StructType,
+    fanout: Boolean,
+    writeProperties: Map[String, String],
+    sortOrderId: Option[Int],
+    settings: Map[String, String])
   extends DataWriterFactory {
-  private def field[T](name: String): T = {
-    val f = iceberg.getClass.getDeclaredField(name)
-    f.setAccessible(true)
-    f.get(iceberg).asInstanceOf[T]
-  }
 
   override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = {
-    val table = field[Broadcast[Table]]("tableBroadcast").value
-    new NativeDataWriter(table, partitionId, taskId, field[String]("queryId") + "-" + epochId,
-      field[Int]("outputSpecId"), field[Long]("targetFileSize"), field[Schema]("writeSchema"),
-      field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
-      field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
-      IcebergRelease.sortOrder(table, field[Any](_)), settings)
+    val t = table.value
+    new NativeDataWriter(t, partitionId, taskId, operationId, specId, targetFileSize, writeSchema,
+      dsSchema, fanout, writeProperties, sortOrderId.map(id => t.sortOrders.get(id)).orNull, settings)
+  }
+}
+
+object NativeWriterFactory extends Logging {
+  /**
+   * The native factory in place of Iceberg's `iceberg`, or Iceberg's where `reason` says why or
+   * its fields are not this release's (logged); the write counted by who writes it.
+   */
+  def choose(iceberg: AnyRef, reason: Option[String], settings: Map[String, String],
+      epochId: Long): DataWriterFactory = {
+    def field[T](name: String): T = {
+      val f = iceberg.getClass.getDeclaredField(name)
+      f.setAccessible(true)
+      f.get(iceberg).asInstanceOf[T]
+    }
+    val native = reason.toLeft(()).flatMap { _ =>
+      try {
+        Right(new NativeWriterFactory(field[Broadcast[Table]]("tableBroadcast"),
+          field[String]("queryId") + "-" + epochId, field[Int]("outputSpecId"),
+          field[Long]("targetFileSize"), field[Schema]("writeSchema"),
+          field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
+          field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
+          IcebergRelease.sortOrderId(field[Any](_)), settings))
+      } catch {
+        case e: ReflectiveOperationException =>
+          val why = s"Iceberg's writer factory is not this jar's release's ($e)"
+          logWarning(s"vecruntime: Iceberg's writer writes this: $why")
+          Left(why)
+      }
+    }
+    WriteCensus.tableFormatWrite("Iceberg", native.left.toOption)
+    native.getOrElse(iceberg.asInstanceOf[DataWriterFactory])
   }
 }
 
@@ -290,7 +339,7 @@ final class NativeDataWriter(
         .withPath(location)
         .withPartition(if (partitioned) partition else null)
         .withFileSizeInBytes(writer.length)
-        .withMetrics(ParquetUtil.footerMetrics(footer, floats.metrics, metricsConfig))
+        .withMetrics(VecRuntimeFooters.metrics(writeSchema, footer, metricsConfig, floats.metrics))
         .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
         .withSortOrder(sortOrder)
         .build()
@@ -320,25 +369,28 @@ final class NativeDataWriter(
     key.partition(wrapper.wrap(row))
     val f = open.get(key)
     if (f != null) return f
+    val partition = key.copy()
     if (!fanout) {
-      // Iceberg's ClusteredWriter: rows arrive clustered by partition, one file open at a time.
+      // Iceberg's ClusteredWriter: rows arrive clustered by partition, one file open at a time;
+      // the partition before this one is done (its file finished here or rolled before).
       if (closed.contains(key)) {
         throw new IllegalStateException("Incoming records violate the writer assumption that " +
           "records are clustered by spec and by partition within each spec. Either cluster the " +
           s"incoming records or switch to fanout writers.\nEncountered records that belong to " +
           s"already closed files:\npartition '${spec.partitionToPath(key)}' in spec $spec")
       }
-      open.values.asScala.toList.foreach { o =>
-        done += o.finish()
-        closed.add(o.partition)
-      }
-      open.clear()
+      finishAll()
+      if (clustered != null && partitionOrder.compare(clustered, partition) != 0) closed.add(clustered)
+      clustered = partition
     }
-    val partition = key.copy()
     val created = new OpenFile(partition)
     open.put(partition, created)
     created
   }
+
+  /** The clustered writer's current partition (its file may have rolled). */
+  private var clustered: StructLike = _
+  private lazy val partitionOrder = Comparators.forType(spec.partitionType)
 
   override def write(row: InternalRow): Unit = {
     val f = fileFor(row)
@@ -349,15 +401,18 @@ final class NativeDataWriter(
     }
   }
 
+  /** Finishes the open files one by one: those not reached stay open for abort and close. */
   private def finishAll(): Unit = {
     if (current != null) {
       val c = current
       current = null
       done += c.finish()
     }
-    val all = open.values.asScala.toList
-    open.clear()
-    all.foreach(o => done += o.finish())
+    while (!open.isEmpty) {
+      val o = open.values.iterator.next()
+      open.remove(o.partition)
+      done += o.finish()
+    }
   }
 
   override def commit(): WriterCommitMessage = {

@@ -1,8 +1,11 @@
-package io.vecruntime.spark.shims
+package io.vecruntime.spark
 
 import org.apache.spark.sql.connector.write.{BatchWrite, WriterCommitMessage}
 
-/** A `BatchWrite` whose commit and abort are `delegate`'s (Spark before 4.1 has no summary). */
+/**
+ * A `BatchWrite` whose commit and abort are `delegate`'s (a table format's). With
+ * `shims.CommitSummary` the write's summary is handed on too, where the Spark line has one.
+ */
 trait DelegatingBatchWrite extends BatchWrite {
   protected def delegate: BatchWrite
 
