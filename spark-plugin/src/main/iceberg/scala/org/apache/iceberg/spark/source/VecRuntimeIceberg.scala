@@ -211,6 +211,22 @@ final class NativeBatchWrite(iceberg: BatchWrite, reason: Option[String], settin
  */
 final class NativeWriterFactory private (
     table: Broadcast[Table],
+    task: TaskWrite,
+    sortOrderId: Option[Int])
+  extends DataWriterFactory {
+
+  override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = {
+    val t = table.value
+    new NativeDataWriter(t, partitionId, taskId, task, sortOrderId.map(id => t.sortOrders.get(id)).orNull)
+  }
+}
+
+/**
+ * What a write's tasks write by: Iceberg's operation id (the files' names), output spec, target
+ * file size, write and input schemas, fanout or clustered partitions, the write's properties,
+ * and vecruntime's settings.
+ */
+final case class TaskWrite(
     operationId: String,
     specId: Int,
     targetFileSize: Long,
@@ -218,16 +234,7 @@ final class NativeWriterFactory private (
     dsSchema: StructType,
     fanout: Boolean,
     writeProperties: Map[String, String],
-    sortOrderId: Option[Int],
     settings: Map[String, String])
-  extends DataWriterFactory {
-
-  override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] = {
-    val t = table.value
-    new NativeDataWriter(t, partitionId, taskId, operationId, specId, targetFileSize, writeSchema,
-      dsSchema, fanout, writeProperties, sortOrderId.map(id => t.sortOrders.get(id)).orNull, settings)
-  }
-}
 
 object NativeWriterFactory extends Logging {
   /**
@@ -244,11 +251,11 @@ object NativeWriterFactory extends Logging {
     val native = reason.toLeft(()).flatMap { _ =>
       try {
         Right(new NativeWriterFactory(field[Broadcast[Table]]("tableBroadcast"),
-          field[String]("queryId") + "-" + epochId, field[Int]("outputSpecId"),
-          field[Long]("targetFileSize"), field[Schema]("writeSchema"),
-          field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
-          field[java.util.Map[String, String]]("writeProperties").asScala.toMap,
-          IcebergRelease.sortOrderId(field[Any](_)), settings))
+          TaskWrite(field[String]("queryId") + "-" + epochId, field[Int]("outputSpecId"),
+            field[Long]("targetFileSize"), field[Schema]("writeSchema"),
+            field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
+            field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
+          IcebergRelease.sortOrderId(field[Any](_))))
       } catch {
         case e: ReflectiveOperationException =>
           val why = s"Iceberg's writer factory is not this jar's release's ($e)"
@@ -273,16 +280,10 @@ final class NativeDataWriter(
     table: Table,
     partitionId: Int,
     taskId: Long,
-    operationId: String,
-    specId: Int,
-    targetFileSize: Long,
-    writeSchema: Schema,
-    dsSchema: StructType,
-    fanout: Boolean,
-    writeProperties: Map[String, String],
-    sortOrder: SortOrder,
-    settings: Map[String, String])
+    task: TaskWrite,
+    sortOrder: SortOrder)
   extends DataWriter[InternalRow] with Logging {
+  import task._
 
   private val spec: PartitionSpec = table.specs.get(specId)
   private val io = table.io
