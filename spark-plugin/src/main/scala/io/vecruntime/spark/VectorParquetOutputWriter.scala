@@ -312,7 +312,6 @@ class VectorParquetOutputWriter(
     if (writer == null) finalLength + bufferedBytes
     else writer.bytesWritten() + writer.nativeBytesHeld() + bufferedBytes
 
-
   /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */
   private def endRowGroup(): Unit = if (writer != null && writer.isOpen) {
     writer.endRowGroup()

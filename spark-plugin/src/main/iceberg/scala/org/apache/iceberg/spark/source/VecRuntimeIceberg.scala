@@ -18,7 +18,6 @@ import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
 import org.apache.iceberg.types.Comparators
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 
-import org.apache.spark.TaskContext
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
@@ -84,10 +83,13 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     else n.makeCopy(args.map(a => if (f.isDefinedAt(a)) f(a) else a.asInstanceOf[AnyRef]))
   }
 
-  private def field[T](w: SparkWrite, name: String): T = {
-    val f = classOf[SparkWrite].getDeclaredField(name)
+  private def field[T](w: SparkWrite, name: String): T = privateField[T](classOf[SparkWrite], w, name)
+
+  /** Field `name` that class `owner` declares, of `obj`: Iceberg's and Spark's private state. */
+  def privateField[T](owner: Class[_], obj: AnyRef, name: String): T = {
+    val f = owner.getDeclaredField(name)
     f.setAccessible(true)
-    f.get(w).asInstanceOf[T]
+    f.get(obj).asInstanceOf[T]
   }
 
   /**
@@ -96,11 +98,8 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
    */
   private def outer(s: AnyRef): Option[SparkWrite] =
     Iterator.iterate[Class[_]](s.getClass)(_.getSuperclass).takeWhile(_ != null)
-      .find(_.getName == classOf[SparkWrite].getName + "$BaseStreamingWrite").map { c =>
-        val f = c.getDeclaredField("this$0")
-        f.setAccessible(true)
-        f.get(s).asInstanceOf[SparkWrite]
-      }
+      .find(_.getName == classOf[SparkWrite].getName + "$BaseStreamingWrite")
+      .map(c => privateField[SparkWrite](c, s, "this$0"))
 
   /** vecruntime's settings the tasks read, taken from the session when the write is planned. */
   private def settings(conf: SQLConf): Map[String, String] =
@@ -175,11 +174,8 @@ final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String)
 final class NativeMicroBatchWrite(micro: MicroBatchWrite, reason: Option[String],
     settings: Map[String, String]) extends CommitSummary {
   override protected def delegate: BatchWrite = micro
-  private val epochId = {
-    val f = classOf[MicroBatchWrite].getDeclaredField("epochId")
-    f.setAccessible(true)
-    f.getLong(micro)
-  }
+  private val epochId =
+    VecRuntimeIceberg.privateField[java.lang.Long](classOf[MicroBatchWrite], micro, "epochId").longValue
   override def createBatchWriterFactory(info: PhysicalWriteInfo): DataWriterFactory =
     if (reason.isDefined) {
       WriteCensus.tableFormatWrite("Iceberg", reason)
@@ -243,11 +239,7 @@ object NativeWriterFactory extends Logging {
    */
   def choose(iceberg: AnyRef, reason: Option[String], settings: Map[String, String],
       epochId: Long): DataWriterFactory = {
-    def field[T](name: String): T = {
-      val f = iceberg.getClass.getDeclaredField(name)
-      f.setAccessible(true)
-      f.get(iceberg).asInstanceOf[T]
-    }
+    def field[T](name: String): T = VecRuntimeIceberg.privateField[T](iceberg.getClass, iceberg, name)
     val native = reason.toLeft(()).flatMap { _ =>
       try {
         Right(new NativeWriterFactory(field[Broadcast[Table]]("tableBroadcast"),
