@@ -43,6 +43,9 @@ pub fn encode(s: &FooterSummary) -> Vec<u8> {
             out.push(c.dictionary_fallback as u8);
             i64s(&mut out, c.bloom_filter_bytes.map_or(-1, |b| b as i64));
             out.push(c.column_index as u8);
+            let whole = c.whole_bounds.as_ref();
+            bytes(&mut out, whole.map(|(min, _)| min.as_slice()));
+            bytes(&mut out, whole.map(|(_, max)| max.as_slice()));
         }
     }
     out

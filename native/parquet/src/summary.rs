@@ -15,6 +15,9 @@ pub struct ColumnChunkSummary {
     /// Plain-encoded bounds, when the footer has them.
     pub min: Option<Vec<u8>>,
     pub max: Option<Vec<u8>>,
+    /// The chunk's own min and max, whole, where the footer's are left out (too large) or cut
+    /// (`parquet.statistics.truncate.length`); `None` where they equal the footer's.
+    pub whole_bounds: Option<(Vec<u8>, Vec<u8>)>,
     pub dictionary_page: bool,
     /// A dictionary page, and data pages not dictionary-encoded after it (parquet-java's
     /// fallback when the dictionary outgrew its limit).

@@ -381,6 +381,9 @@ impl<W: Sink> FileWriter<W> {
             legacy_min_max: !matches!(order, SortOrder::Unsigned | SortOrder::Undefined),
             ..Default::default()
         };
+        // The chunk's own bounds where the footer's are left out or cut: a table format's
+        // statistics (Delta's) are taken from them.
+        let mut whole = None;
         if let Some((mut min, mut max)) = chunk.stats.min_max.take() {
             // As parquet-java's ParquetMetadataConverter.toParquetStatistics: binary values
             // are cut to parquet.statistics.truncate.length, and kept when cut they fit.
@@ -391,6 +394,10 @@ impl<W: Sink> FileWriter<W> {
             );
             let fits = min.len() + max.len() < MAX_STATS_SIZE
                 || (binary && min.len().min(cut) + max.len().min(cut) < MAX_STATS_SIZE);
+            let cuts = binary && (min.len() > cut || max.len() > cut);
+            if order != SortOrder::Undefined && (!fits || cuts) {
+                whole = Some((min.clone(), max.clone()));
+            }
             if binary && cut != i32::MAX as usize {
                 let t = self.columns[i].core().truncation;
                 min = crate::page_index::truncate_min(t, &min, cut);
@@ -440,6 +447,7 @@ impl<W: Sink> FileWriter<W> {
             null_count: chunk.stats.null_count as i64,
             min: stats.min,
             max: stats.max,
+            whole_bounds: whole,
             dictionary_page: chunk.dictionary_page_len.is_some(),
             dictionary_fallback,
             bloom_filter_bytes: chunk.bloom_filter.as_ref().map(|b| b.num_bytes()),

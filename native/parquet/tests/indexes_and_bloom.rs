@@ -108,7 +108,7 @@ fn long_strings_truncate_in_column_index_and_drop_chunk_min_max() {
         data: Owned::Bin(offsets, data),
         levels: None,
     }];
-    let (file, _) = write_file(
+    let (file, summary) = write_file(
         &schema,
         &WriterOptions::default(),
         std::slice::from_ref(&cols),
@@ -118,6 +118,33 @@ fn long_strings_truncate_in_column_index_and_drop_chunk_min_max() {
     let st = md.row_group(0).column(0).statistics().unwrap();
     assert_eq!(st.min_bytes_opt(), None, "min+max over 4 KiB are left out");
     assert_eq!(st.null_count_opt(), Some(0));
+    // The summary still has the chunk's bounds, whole (Delta's statistics are taken from them).
+    let chunk = &summary.row_groups[0].columns[0];
+    assert_eq!(chunk.min, None);
+    assert_eq!(
+        chunk.whole_bounds,
+        Some((vals[1].as_bytes().to_vec(), vals[0].as_bytes().to_vec()))
+    );
+
+    // Cut by parquet.statistics.truncate.length: the footer's are cut, the summary's whole.
+    let cut = WriterOptions {
+        statistics_truncate_length: 8,
+        ..Default::default()
+    };
+    let (file, summary) = write_file(&schema, &cut, std::slice::from_ref(&cols), &[2]);
+    let st = metadata(&file)
+        .row_group(0)
+        .column(0)
+        .statistics()
+        .unwrap()
+        .clone();
+    assert_eq!(st.min_bytes_opt(), Some("zzzzzzzz".as_bytes()));
+    let chunk = &summary.row_groups[0].columns[0];
+    assert_eq!(chunk.min.as_deref(), Some("zzzzzzzz".as_bytes()));
+    assert_eq!(
+        chunk.whole_bounds,
+        Some((vals[1].as_bytes().to_vec(), vals[0].as_bytes().to_vec()))
+    );
     match md
         .page_index_for_row_group(0)
         .column_index(0)

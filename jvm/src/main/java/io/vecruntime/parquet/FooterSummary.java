@@ -83,10 +83,13 @@ public final class FooterSummary {
     private final boolean dictionaryFallback;
     private final long bloomFilterBytes;
     private final boolean columnIndex;
+    private final byte[] wholeMin;
+    private final byte[] wholeMax;
 
     ColumnChunk(List<String> path, List<String> encodings, long compressedSize, long uncompressedSize,
         long numValues, long nullCount, byte[] min, byte[] max, boolean dictionaryPage,
-        boolean dictionaryFallback, long bloomFilterBytes, boolean columnIndex) {
+        boolean dictionaryFallback, long bloomFilterBytes, boolean columnIndex, byte[] wholeMin,
+        byte[] wholeMax) {
       this.path = Collections.unmodifiableList(path);
       this.encodings = Collections.unmodifiableList(encodings);
       this.compressedSize = compressedSize;
@@ -99,6 +102,8 @@ public final class FooterSummary {
       this.dictionaryFallback = dictionaryFallback;
       this.bloomFilterBytes = bloomFilterBytes;
       this.columnIndex = columnIndex;
+      this.wholeMin = wholeMin;
+      this.wholeMax = wholeMax;
     }
 
     /** Names from the root's child down to the leaf. */
@@ -138,6 +143,21 @@ public final class FooterSummary {
 
     public byte[] max() {
       return max == null ? null : max.clone();
+    }
+
+    /**
+     * The chunk's least value, plain-encoded and whole: the footer's, or the chunk's own where
+     * the footer's is left out (min and max over 4 KiB) or cut
+     * ({@code parquet.statistics.truncate.length}). Null when the chunk has no value or its type
+     * no order (INT96), or statistics are off for it.
+     */
+    public byte[] wholeMin() {
+      return wholeMin != null ? wholeMin.clone() : min();
+    }
+
+    /** The chunk's greatest value, as {@link #wholeMin()}. */
+    public byte[] wholeMax() {
+      return wholeMax != null ? wholeMax.clone() : max();
     }
 
     public boolean hasDictionaryPage() {
@@ -203,8 +223,10 @@ public final class FooterSummary {
         boolean fallback = b.get() != 0;
         long bloom = b.getLong();
         boolean index = b.get() != 0;
+        byte[] wholeMin = bytes(b);
+        byte[] wholeMax = bytes(b);
         cols.add(new ColumnChunk(path, encs, cs, us, nv, nc, min, max, dict, fallback, bloom,
-            index));
+            index, wholeMin, wholeMax));
       }
       rowGroups.add(new RowGroup(rows, total, compressed, cols));
     }

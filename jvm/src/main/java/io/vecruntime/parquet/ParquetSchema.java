@@ -172,6 +172,14 @@ public final class ParquetSchema {
       return fieldId;
     }
 
+    /** A TIMESTAMP's unit, null for other columns. */
+    public TimeUnit timestampUnit() {
+      if (logical != SchemaCodes.LOGICAL_TIMESTAMP) {
+        return null;
+      }
+      return a == TimeUnit.MILLIS.code ? TimeUnit.MILLIS : TimeUnit.MICROS;
+    }
+
     /** A decimal's precision, 0 for other columns. */
     public int decimalPrecision() {
       return logical == SchemaCodes.LOGICAL_DECIMAL ? a : 0;

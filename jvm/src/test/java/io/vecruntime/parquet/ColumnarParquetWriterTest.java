@@ -86,6 +86,33 @@ class ColumnarParquetWriterTest {
   }
 
   @Test
+  void summaryKeepsWholeBoundsWhereTheFooterLeavesThemOut() throws IOException {
+    ParquetSchema schema = ParquetSchema.builder().stringColumn("s", true).int32Column("i", true)
+        .build();
+    String low = "a".repeat(3000);
+    String high = "b".repeat(3000);
+    try (OutputStream out = Files.newOutputStream(dir.resolve("long.parquet"));
+        ColumnarParquetWriter w = new ColumnarParquetWriter(out, schema, WriterOptions.defaults());
+        VectorBuffers b = VectorBuffers.allocate(schema, 3)) {
+      b.column(0).setBytes(0, TestData.utf8(high));
+      b.column(0).setBytes(2, TestData.utf8(low));
+      b.column(1).setInt(0, 7);
+      b.column(1).setInt(1, -3);
+      b.setRowCount(3);
+      w.write(b);
+      FooterSummary.ColumnChunk s = w.finish().rowGroups().get(0).columns().get(0);
+      assertNull(s.min(), "min + max over 4 KiB are not in the footer");
+      assertArrayEquals(TestData.utf8(low), s.wholeMin());
+      assertArrayEquals(TestData.utf8(high), s.wholeMax());
+      assertEquals(1, s.nullCount());
+      FooterSummary.ColumnChunk i = w.summary().rowGroups().get(0).columns().get(1);
+      assertArrayEquals(i.min(), i.wholeMin(), "the footer's where it has them");
+      assertArrayEquals(new byte[] {-3, -1, -1, -1}, i.wholeMin());
+      assertArrayEquals(new byte[] {7, 0, 0, 0}, i.wholeMax());
+    }
+  }
+
+  @Test
   void buffersGrowAndRejectOutOfOrderBinaryRows() {
     ParquetSchema schema = ParquetSchema.builder().binaryColumn("b", true).int32Column("i", true).build();
     try (VectorBuffers b = VectorBuffers.allocate(schema, 4)) {
