@@ -31,9 +31,11 @@ case class SparkRebase(
   def corrected: Boolean =
     datetime == LegacyBehaviorPolicy.CORRECTED && int96 == LegacyBehaviorPolicy.CORRECTED
 
+  /** Whether dates and (not INT96) timestamps are rebased: LEGACY. */
+  def legacyDatetime: Boolean = datetime == LegacyBehaviorPolicy.LEGACY
+
   /** Whether values change: LEGACY for dates and timestamps, or for INT96 timestamps. */
-  def legacy: Boolean =
-    datetime == LegacyBehaviorPolicy.LEGACY || int96 == LegacyBehaviorPolicy.LEGACY
+  def legacy: Boolean = legacyDatetime || int96 == LegacyBehaviorPolicy.LEGACY
 
   /** The footer keys `ParquetWriteSupport` adds in LEGACY modes. */
   def footer: Seq[(String, String)] = {

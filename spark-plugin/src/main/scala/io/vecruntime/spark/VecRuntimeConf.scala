@@ -35,6 +35,12 @@ object VecRuntimeConf {
   val COLUMNAR_INPUT = "spark.vecruntime.write.columnarInput.enabled"
 
   /**
+   * Take a Delta table's file statistics from the native writer's column chunks where they are
+   * Spark's values; off, Delta's tracker computes them from every row (for comparison).
+   */
+  val DELTA_NATIVE_STATISTICS = "spark.vecruntime.write.delta.nativeStatistics.enabled"
+
+  /**
    * The oldest Spark release that will read the files written ("3.5", "4.3"; unset: any). Spark's
    * vectorized reader reads DELTA_BINARY_PACKED pages it skips into right from Spark 4.3: where
    * every Spark reading the files is 4.3 or newer, integers without a dictionary take that

@@ -123,6 +123,8 @@ class VectorParquetOutputWriter(
     if (manyFiles) TaskRowBuffers.ofTask(conf.getLong(VecRuntimeConf.TASK_BUFFER_BYTES,
       VecRuntimeConf.DefaultTaskBufferBytes)) else None
   private val stats = TaskWriteStats.ofTask(metrics)
+  private val listener = NativeFileListener.get
+  listener.foreach(_.opened(path, layout))
   private var rows = 0L
   // Native bytes last reported to the memory manager and the task's stats.
   private var accounted = 0L
@@ -346,6 +348,7 @@ class VectorParquetOutputWriter(
           .count(_.dictionaryFallback())).sum
         stats.foreach(_.file(rows, writer.bytesWritten(), writer.nativeNanos(),
           writer.rowKernelNanos(), fallbacks))
+        listener.foreach(_.finished(path, summary))
       }
       if (stream != null) stream.close()
       stream = null

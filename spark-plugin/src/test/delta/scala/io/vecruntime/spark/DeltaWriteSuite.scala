@@ -10,6 +10,7 @@ import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.delta.{DeltaLog, OptimisticTransaction, TransactionExecutionObserver}
 import org.apache.spark.sql.delta.actions.AddFile
+import org.apache.spark.sql.delta.vecruntime.NativeDeltaTaskStats
 
 /**
  * Delta Lake tables written by Delta's writer (the plugin off) and natively (on), each case
@@ -44,7 +45,10 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     DeltaLog.forTable(spark, path).update().allFiles.collect().toSeq
 
   def rowsOf(path: String): Seq[String] =
-    spark.read.format("delta").load(path).collect().map(_.toString).sorted.toSeq
+    spark.read.format("delta").load(path).collect().map(_.toSeq.map {
+      case b: Array[Byte] => b.mkString("0x", ".", "")
+      case v => String.valueOf(v)
+    }.mkString("[", ",", "]")).sorted.toSeq
 
   /**
    * Builds a table twice with `build(path)`, Delta's writer then the native one, and checks the
@@ -151,6 +155,47 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
       rowsDf(500, 3000).write.format("delta").mode("append").save(path)
     }
     assert(native == before + 2)
+  }
+
+  test("file statistics from column chunks and rows are Delta's, edge values included") {
+    // Strings past Delta's 32-character prefix (and multi-byte ones across it), strings whose
+    // min + max outgrow the footer's statistics, NaN and -0.0, decimals of each physical type,
+    // a struct's leaves, an array's nulls, and several row groups per file.
+    def edges(path: String, props: String): Unit = {
+      // The max, 4,200 bytes: no footer statistics.
+      val long = "\u00ff" * 2100
+      spark.range(0, 4000, 1, 2).selectExpr(
+        "id",
+        "cast(id % 100 as tinyint) as b",
+        "cast(id % 1000 - 500 as smallint) as sh",
+        "cast(id % 13 as int) as k",
+        "case when id % 9 = 0 then null when id % 7 = 0 then concat(repeat('é', 40), id) " +
+          s"when id = 1234 then '$long' else concat('v', id) end as s",
+        // Spark's min keeps the first of -0.0 and 0.0 (equal to it): -0.0 in one file.
+        "case when id % 17 = 0 then double('NaN') when id % 1000 = 1 then double('-0.0') " +
+          "when id % 5 = 0 then 0.0 else id / 7.0 end as d",
+        "if(id % 4 = 0, null, float(id) / 3) as f",
+        "date_add(date'1999-12-31', cast(id % 500 as int)) as day",
+        "timestamp_micros(1700000000000000 + id * 1234567) as ts",
+        "cast(id * 3 - 6000 as decimal(7, 2)) as small",
+        "cast(id * 7 as decimal(15, 3)) as mid",
+        "if(id % 6 = 0, null, cast(id * 11 - 9999 as decimal(30, 5))) as big",
+        "named_struct('a', if(id % 8 = 0, null, id), 'b', concat('n', id % 50)) as st",
+        "if(id % 10 = 0, null, array(id, id + 1)) as arr",
+        "id % 2 = 0 as flag",
+        "if(id % 3 = 0, null, binary(concat('b', id))) as bin"
+      ).write.format("delta").options(props.split(",").filter(_.nonEmpty).map { kv =>
+        val Array(k, v) = kv.split("="); k -> v }.toMap).save(path)
+    }
+    val counted = () => NativeDeltaTaskStats.filesFromChunks.get()
+    val before = counted()
+    withConf("parquet.block.size" -> (256 << 10).toString) {
+      buildBoth("stats-int96")(edges(_, ""))
+      withConf("spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS") {
+        buildBoth("stats-micros")(edges(_, "delta.dataSkippingStringPrefixLength=5"))
+      }
+    }
+    assert(counted() == before + 4, "every file's statistics came from its chunks")
   }
 
   test("a partitioned table") {

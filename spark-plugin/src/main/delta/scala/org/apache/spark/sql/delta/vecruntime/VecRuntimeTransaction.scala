@@ -12,9 +12,8 @@ import org.apache.spark.sql.delta.hooks.AutoCompact
 import org.apache.spark.sql.delta.perf.DeltaOptimizedWriterExec
 import org.apache.spark.sql.delta.schema.InnerInvariantViolationException
 import org.apache.spark.sql.delta.sources.DeltaSQLConf
-import org.apache.spark.sql.delta.stats.DeltaJobStatisticsTracker
 import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
-import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter}
+import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, WriteJobStatsTracker}
 import org.apache.spark.util.SerializableConfiguration
 
 /**
@@ -24,8 +23,9 @@ import org.apache.spark.util.SerializableConfiguration
  * trackers, the committer, optimized writes, the write options Delta keeps), where the
  * releases differ through the shim's [[DeltaRelease]], and hands
  * `DeltaFileFormatWriter` the table's file format wrapped in [[DelegatingVectorFormat]]: Delta's
- * `prepareWrite` sets the job up, its data writers feed the statistics trackers each row, and
- * only the files' bytes come from the native writer. With the plugin off for the session, it
+ * `prepareWrite` sets the job up, its data writers feed the statistics trackers, and the files'
+ * bytes come from the native writer, and their statistics from its column chunks where Delta's
+ * would be the same ([[NativeDeltaStats]]). With the plugin off for the session, it
  * is Delta's own `writeFiles`.
  */
 class VecRuntimeTransaction(txn: OptimisticTransaction)
@@ -60,8 +60,13 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
     val partitioningColumns = getPartitioningColumns(partitionSchema, output)
     val committer = getCommitter(outputPath)
     val (statsDataSchema, _) = getStatsSchema(output, partitionSchema)
-    val (statsTracker, _) =
+    val (deltaStats, _) =
       getOptionalStatsTrackerAndStatsCollection(output, outputPath, partitionSchema, data)
+    val statsTracker = deltaStats.map { t =>
+      if (session.conf.get(VecRuntimeConf.DELTA_NATIVE_STATISTICS, "true").trim.toBoolean) {
+        NativeDeltaStats.tracker(t)
+      } else t
+    }
     val constraints =
       Constraints.getAll(metadata, session) ++ generatedColumnConstraints ++ additionalConstraints
     DeltaRelease.validateCheckConstraints(session, constraints, deltaLog, metadata.schema)
@@ -159,9 +164,9 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
    */
   private def addedFiles(
       committer: DelayedCommitProtocol,
-      statsTracker: Option[DeltaJobStatisticsTracker]): Seq[FileAction] = {
-    val withStats = statsTracker match {
-      case Some(t) => committer.addedStatuses.map(a => a.copy(stats = t.recordedStats(a.toPath.getName)))
+      statsTracker: Option[WriteJobStatsTracker]): Seq[FileAction] = {
+    val withStats = statsTracker.map(NativeDeltaStats.recorded) match {
+      case Some(stats) => committer.addedStatuses.map(a => a.copy(stats = stats(a.toPath.getName)))
       case None => committer.addedStatuses
     }
     val nonEmpty: Seq[FileAction] = withStats.filter(_.numLogicalRecords.forall(_ > 0)).toSeq
