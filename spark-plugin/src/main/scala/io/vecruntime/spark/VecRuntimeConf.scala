@@ -87,6 +87,7 @@ object VecRuntimeConf {
     positive(conf, MAX_OPEN_FILES, DefaultMaxOpenFiles, Int.MaxValue)
     boolean(conf, COLUMNAR_INPUT)
     boolean(conf, NATIVE_SPLIT)
+    boolean(conf, DELTA_NATIVE_STATISTICS)
     Option(conf.getConfString(OLDEST_SPARK_READER, null)).foreach(sparkRelease)
   }
 
@@ -110,6 +111,8 @@ object VecRuntimeConf {
     }
 
   def columnarInput(conf: SQLConf): Boolean = boolean(conf, COLUMNAR_INPUT)
+
+  def deltaNativeStatistics(conf: SQLConf): Boolean = boolean(conf, DELTA_NATIVE_STATISTICS)
 
   def nativeSplit(conf: SQLConf): Boolean = boolean(conf, NATIVE_SPLIT)
 }

@@ -100,7 +100,7 @@ class OperationsSuite extends VecRuntimeSparkSession {
     import VecRuntimeConf._
     val bad = Seq(BATCH_ROWS -> "0", BATCH_ROWS -> "-1", BATCH_ROWS -> "abc", BATCH_ROWS -> "2e9",
       BATCH_ROWS -> "2000000000", BATCH_BYTES -> "0", TASK_BUFFER_BYTES -> "lots",
-      MAX_OPEN_FILES -> "-5", COLUMNAR_INPUT -> "maybe")
+      MAX_OPEN_FILES -> "-5", COLUMNAR_INPUT -> "maybe", DELTA_NATIVE_STATISTICS -> "yes")
     for ((key, value) <- bad) {
       val tasks = new java.util.concurrent.atomic.AtomicInteger()
       val listener = new org.apache.spark.scheduler.SparkListener {

@@ -63,9 +63,8 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
     val (deltaStats, _) =
       getOptionalStatsTrackerAndStatsCollection(output, outputPath, partitionSchema, data)
     val statsTracker = deltaStats.map { t =>
-      if (session.conf.get(VecRuntimeConf.DELTA_NATIVE_STATISTICS, "true").trim.toBoolean) {
-        NativeDeltaStats.tracker(t)
-      } else t
+      if (VecRuntimeConf.deltaNativeStatistics(session.sessionState.conf)) NativeDeltaStats.tracker(t)
+      else t
     }
     val constraints =
       Constraints.getAll(metadata, session) ++ generatedColumnConstraints ++ additionalConstraints
