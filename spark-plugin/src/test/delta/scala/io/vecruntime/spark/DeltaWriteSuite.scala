@@ -161,7 +161,7 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     // Strings past Delta's 32-character prefix (and multi-byte ones across it), strings whose
     // min + max outgrow the footer's statistics, NaN and -0.0, decimals of each physical type,
     // a struct's leaves, an array's nulls, and several row groups per file.
-    def edges(path: String, props: String): Unit = {
+    def edges(path: String): Unit = {
       // The max, 4,200 bytes: no footer statistics.
       val long = "\u00ff" * 2100
       spark.range(0, 4000, 1, 2).selectExpr(
@@ -184,15 +184,15 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
         "if(id % 10 = 0, null, array(id, id + 1)) as arr",
         "id % 2 = 0 as flag",
         "if(id % 3 = 0, null, binary(concat('b', id))) as bin"
-      ).write.format("delta").options(props.split(",").filter(_.nonEmpty).map { kv =>
-        val Array(k, v) = kv.split("="); k -> v }.toMap).save(path)
+      ).write.format("delta").save(path)
     }
     val counted = () => NativeDeltaTaskStats.filesFromChunks.get()
     val before = counted()
     withConf("parquet.block.size" -> (256 << 10).toString) {
-      buildBoth("stats-int96")(edges(_, ""))
-      withConf("spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS") {
-        buildBoth("stats-micros")(edges(_, "delta.dataSkippingStringPrefixLength=5"))
+      buildBoth("stats-int96")(edges)
+      withConf("spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS",
+          "spark.databricks.io.skipping.stringPrefixLength" -> "5") {
+        buildBoth("stats-micros")(edges)
       }
     }
     assert(counted() == before + 4, "every file's statistics came from its chunks")
