@@ -4,6 +4,8 @@
 # Builds the plugin (Spark 4.2 with Delta Lake 4.4), generates TPC-DS store_sales sf=1 with
 # dsdgen (duckdb's tpcds extension, into .venv), then runs DeltaWriteBenchmark: each case with
 # Delta's writer and with the plugin, in one local[2] Spark session, launches alternating.
+# CHMOD_FREE=1: both writers create their files without Hadoop's chmod processes (the partitioned
+# case's figure without what the local file system costs each writer).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${1:-5}

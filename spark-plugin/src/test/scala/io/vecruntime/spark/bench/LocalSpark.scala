@@ -9,8 +9,22 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.vecruntime.ListenerShim
 
+/** Hadoop's local file system, checksummed, with permissions set through chmod(2). */
+class ChmodFreeLocalFileSystem extends org.apache.hadoop.fs.LocalFileSystem(
+  new io.vecruntime.spark.ChmodFreeRawLocalFileSystem)
+
 /** The local[2] session of the demo and the benchmarks (vecruntime on, off-heap pool on), and their file helpers. */
 object LocalSpark {
+  /**
+   * With CHMOD_FREE=1, `file:` served to every writer by Hadoop's local file system setting
+   * permissions through chmod(2), as the plugin creates its files, instead of a chmod process a
+   * file and directory (without Hadoop's native library): the writers' own difference.
+   */
+  def fileSystem: Seq[(String, String)] =
+    if (sys.env.get("CHMOD_FREE").contains("1")) {
+      Seq("spark.hadoop.fs.file.impl" -> classOf[ChmodFreeLocalFileSystem].getName)
+    } else Nil
+
   def session(appName: String, offHeap: String, conf: (String, String)*): SparkSession = {
     val b = SparkSession.builder()
       .master("local[2]")

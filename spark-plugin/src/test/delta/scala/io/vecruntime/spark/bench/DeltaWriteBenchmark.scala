@@ -15,7 +15,8 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * Delta's writer wrote). The medians of the runs of the timed statement's wall time and
  * executor CPU time, and the bytes of the table's data files.
  *
- * Arguments: `store_sales.parquet [runs=5] [cases=append,partitioned,merge,optimize]`.
+ * Arguments: `store_sales.parquet [runs=5] [cases=append,partitioned,merge,optimize]
+ * [writers=Delta,vecruntime]` (one writer alone: to profile it).
  */
 object DeltaWriteBenchmark {
   import LocalSpark.deleteRecursively
@@ -26,17 +27,18 @@ object DeltaWriteBenchmark {
     val cases = args.lift(2).map(_.split(",").toSeq)
       .getOrElse(Seq("append", "partitioned", "merge", "optimize"))
     val out = new File("benchmarks/data/delta-write").getAbsoluteFile
-    val spark = LocalSpark.session("vecruntime delta-write benchmark", "4g",
+    val spark = LocalSpark.session("vecruntime delta-write benchmark", "4g", LocalSpark.fileSystem ++ Seq(
       "spark.sql.extensions" ->
         "io.delta.sql.DeltaSparkSessionExtension,io.vecruntime.spark.VecRuntimeExtensions",
       "spark.sql.catalog.spark_catalog" -> "org.apache.spark.sql.delta.catalog.DeltaCatalog",
-      "spark.sql.shuffle.partitions" -> "2")
+      "spark.sql.shuffle.partitions" -> "2"): _*)
     val meter = new Meter(spark)
     try {
       val df = spark.read.parquet(input).cache()
       val rows = df.count()
       println(f"store_sales: $rows%,d rows from $input, ${df.rdd.getNumPartitions} partitions, " +
-        s"cached; local[2]; Delta Lake ${io.delta.VERSION}; median of $runs runs")
+        s"cached; local[2]; Delta Lake ${io.delta.VERSION}; median of $runs runs" +
+        (if (LocalSpark.fileSystem.nonEmpty) "; file: without chmod processes for every writer" else ""))
       // 10% of the rows with a new quantity, and 1% new rows (ticket numbers past the table's).
       val updates = df.where("abs(hash(ss_ticket_number, ss_item_sk)) % 10 = 0")
         .selectExpr("*").withColumn("ss_quantity", org.apache.spark.sql.functions.expr("ss_quantity + 1"))
@@ -73,6 +75,7 @@ object DeltaWriteBenchmark {
         case "optimize" => spark.sql(s"OPTIMIZE delta.`${dir.getPath}`")
       }
       val writers = Seq("Delta" -> false, "vecruntime" -> true)
+        .filter(w => args.lift(3).forall(_.split(",").contains(w._1)))
       val results = for (name <- cases) yield {
         val perWriter = writers.map(_._1 -> scala.collection.mutable.Buffer[TableRun]()).toMap
         // One unmeasured round, then the runs, writers alternating.
@@ -95,7 +98,7 @@ object DeltaWriteBenchmark {
       println()
       println("| case | speed-up | CPU: x less | bytes: ours / Delta's |")
       println("|---|--:|--:|--:|")
-      for ((name, ws) <- results) {
+      for ((name, ws) <- results if ws.size == 2) {
         val (d, v) = (ws.head._2, ws(1)._2)
         println(f"| $name | ${d.wall / v.wall}%.2fx | ${d.cpu / v.cpu}%.2fx | ${v.bytes.toDouble / d.bytes}%.3f |")
       }

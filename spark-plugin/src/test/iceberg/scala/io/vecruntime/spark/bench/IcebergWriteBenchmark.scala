@@ -6,10 +6,6 @@ import io.vecruntime.spark.{VecRuntimeConf, VecRuntimeExtensions}
 
 import org.apache.spark.sql.{DataFrame, SparkSession}
 
-/** Hadoop's local file system, checksummed, with permissions set through chmod(2). */
-class ChmodFreeLocalFileSystem extends org.apache.hadoop.fs.LocalFileSystem(
-  new io.vecruntime.spark.ChmodFreeRawLocalFileSystem)
-
 /**
  * TPC-DS store_sales into Apache Iceberg tables (a Hadoop catalog), in one local[2] session per
  * launch, the writers alternating in it: Iceberg's writer (the plugin off) against the native
@@ -46,14 +42,7 @@ object IcebergWriteBenchmark {
     val comet = writers == Seq("comet")
     val warehouse = new File("benchmarks/data/iceberg-write").getAbsoluteFile
     deleteRecursively(warehouse)
-    // CHMOD_FREE=1: `file:` served to every writer by Hadoop's local file system setting
-    // permissions through chmod(2), as the plugin creates its files, instead of a chmod process
-    // a file and directory (without Hadoop's native library): the writers' own difference.
-    val chmodFree = sys.env.get("CHMOD_FREE").contains("1")
-    val fileSystem = if (chmodFree) {
-      Seq("spark.hadoop.fs.file.impl" -> classOf[ChmodFreeLocalFileSystem].getName)
-    } else Nil
-    val iceberg = fileSystem ++ Seq(
+    val iceberg = LocalSpark.fileSystem ++ Seq(
       "spark.sql.catalog.bench" -> "org.apache.iceberg.spark.SparkCatalog",
       "spark.sql.catalog.bench.type" -> "hadoop",
       "spark.sql.catalog.bench.warehouse" -> warehouse.getPath,
@@ -79,7 +68,7 @@ object IcebergWriteBenchmark {
       val rows = df.count()
       println(f"store_sales: $rows%,d rows from $input, ${if (fromFile) "read by each write" else "cached"}; " +
         s"local[2]; Iceberg ${org.apache.iceberg.IcebergBuild.version()}; median of $runs runs" +
-        (if (chmodFree) "; file: without chmod processes for every writer" else ""))
+        (if (LocalSpark.fileSystem.nonEmpty) "; file: without chmod processes for every writer" else ""))
       def withPlugin[T](writer: String)(f: => T): T = {
         if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
         try f finally if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, "true")

@@ -9,7 +9,6 @@ import scala.jdk.CollectionConverters._
 import io.vecruntime.parquet.{FooterSummary, ParquetSchema}
 import io.vecruntime.parquet.ParquetSchema.PhysicalType
 import io.vecruntime.spark.{NativeFileListener, SparkParquetLayout}
-import org.apache.hadoop.fs.Path
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
@@ -169,12 +168,10 @@ object NativeDeltaStats extends Logging {
       summary: Option[FooterSummary], fromRows: Array[Any]): InternalRow = {
     val groups = summary.fold(Seq.empty[FooterSummary.RowGroup])(_.rowGroups().asScala.toSeq)
     val rows = summary.fold(0L)(_.numRows())
+    // A row group's chunks are the schema's leaves, in order.
+    groups.foreach(g => assert(g.columns().size == layout.parquetSchema.size(), "a row group's columns"))
     val values = plan.inputs.indices.map { i =>
-      def chunks = groups.map { g =>
-        val c = g.columns().get(at(i))
-        assert(c.name() == layout.parquetSchema.column(at(i)).name(), s"${c.name()} out of place")
-        c
-      }
+      def chunks = groups.map(_.columns().get(at(i)))
       (plan.inputs(i), at(i)) match {
         case (Rows, _) => rows
         // Spark's sum over no row is null.
@@ -287,8 +284,17 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
 
   NativeFileListener.listen(this)
 
-  override def opened(path: String, layout: SparkParquetLayout): Unit =
-    opened(path) = new NativeFile(layout, locate(plan, layout))
+  // The files of a task share their layout object (SparkParquetLayout.ofTaskFile).
+  private var lastLayout: SparkParquetLayout = _
+  private var lastAt: Array[Int] = _
+
+  override def opened(path: String, layout: SparkParquetLayout): Unit = {
+    if (!(layout eq lastLayout)) {
+      lastAt = locate(plan, layout)
+      lastLayout = layout
+    }
+    opened(path) = new NativeFile(layout, lastAt)
+  }
 
   override def finished(path: String, summary: FooterSummary): Unit =
     native.get(path).foreach(_.summary = Some(summary))
@@ -320,7 +326,8 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
     lastFile = null
     native.remove(filePath) match {
       case Some(f) =>
-        val name = new Path(filePath).getName
+        // Path.getName without parsing a URI per file.
+        val name = filePath.substring(filePath.lastIndexOf('/') + 1)
         val row = values(plan, f.at, f.layout, f.summary, f.values)
         results(name) = getStats(row).getString(0)
         NativeDeltaTaskStats.filesFromChunks.incrementAndGet()
