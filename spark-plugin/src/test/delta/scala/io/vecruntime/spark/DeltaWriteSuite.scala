@@ -157,7 +157,7 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     assert(native == before + 2)
   }
 
-  test("file statistics from column chunks and rows are Delta's, edge values included") {
+  test("file statistics from column chunks and rows are Delta's, edge values included", DeltaMainLine) {
     // Strings past Delta's 32-character prefix (and multi-byte ones across it), strings whose
     // min + max outgrow the footer's statistics, NaN and -0.0, decimals of each physical type,
     // a struct's leaves, an array's nulls, and several row groups per file.
@@ -180,7 +180,8 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
         "cast(id * 3 - 6000 as decimal(7, 2)) as small",
         "cast(id * 7 as decimal(15, 3)) as mid",
         "if(id % 6 = 0, null, cast(id * 11 - 9999 as decimal(30, 5))) as big",
-        "named_struct('a', if(id % 8 = 0, null, id), 'b', concat('n', id % 50)) as st",
+        "if(id % 19 = 0, null, named_struct('a', if(id % 8 = 0, null, id), 'b', " +
+          "concat('n', id % 50))) as st",
         "if(id % 10 = 0, null, array(id, id + 1)) as arr",
         "id % 2 = 0 as flag",
         "if(id % 3 = 0, null, binary(concat('b', id))) as bin"
@@ -188,11 +189,26 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     }
     val counted = () => NativeDeltaTaskStats.filesFromChunks.get()
     val before = counted()
-    withConf("parquet.block.size" -> (256 << 10).toString) {
-      buildBoth("stats-int96")(edges)
+    /** Builds both tables; the native one's files have several row groups. */
+    def build(name: String): Unit = {
+      NativeDeltaTaskStats.fromRows.clear()
+      val (ours, _) = buildBoth(name)(edges)
+      addFiles(ours).foreach { a =>
+        val f = new File(new File(ours), new java.net.URI(a.path).getPath)
+        assert(footer(f).getBlocks.size > 1, s"row groups of ${a.path}")
+      }
+    }
+    // Only float and double bounds and an array's nulls (and INT96 timestamps) come from rows.
+    val fromRows = Set("bounds d", "bounds f", "nulls arr")
+    withConf("parquet.block.size" -> (64 << 10).toString) {
+      build("stats-int96")
+      assert(NativeDeltaTaskStats.fromRows.asScala == fromRows + "bounds ts")
+      // Byte-array decimals of every precision; strings cut to 5 characters.
       withConf("spark.sql.parquet.outputTimestampType" -> "TIMESTAMP_MICROS",
+          "spark.sql.parquet.writeLegacyFormat" -> "true",
           "spark.databricks.io.skipping.stringPrefixLength" -> "5") {
-        buildBoth("stats-micros")(edges)
+        build("stats-micros")
+        assert(NativeDeltaTaskStats.fromRows.asScala == fromRows)
       }
     }
     assert(counted() == before + 4, "every file's statistics came from its chunks")

@@ -296,8 +296,11 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
     opened(path) = new NativeFile(layout, lastAt)
   }
 
-  override def finished(path: String, summary: FooterSummary): Unit =
+  override def finished(path: String, summary: FooterSummary): Unit = {
+    // A writer made after its file's newFile (a Variant file's) left Delta's tracker the file.
+    opened.remove(path)
     native.get(path).foreach(_.summary = Some(summary))
+  }
 
   private def rowsOf: WriteTaskStatsTracker = {
     if (rowTracker == null) rowTracker = delta.newTaskInstance()
@@ -331,6 +334,11 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
         val row = values(plan, f.at, f.layout, f.summary, f.values)
         results(name) = getStats(row).getString(0)
         NativeDeltaTaskStats.filesFromChunks.incrementAndGet()
+        f.fromRows.foreach(i => NativeDeltaTaskStats.fromRows.add(plan.inputs(i) match {
+          case Nulls(c, _) => s"nulls ${c.sql}"
+          case Bound(c, _, _) => s"bounds ${c.sql}"
+          case Rows => "rows"
+        }))
       case None => rowsOf.closeFile(filePath)
     }
   }
@@ -347,4 +355,7 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
 object NativeDeltaTaskStats {
   /** Files whose statistics were made from their chunks, in this JVM (tests ask). */
   val filesFromChunks = new java.util.concurrent.atomic.AtomicLong
+
+  /** The statistics such files took from their rows instead, in this JVM (tests ask). */
+  val fromRows: java.util.Set[String] = java.util.concurrent.ConcurrentHashMap.newKeySet[String]()
 }
