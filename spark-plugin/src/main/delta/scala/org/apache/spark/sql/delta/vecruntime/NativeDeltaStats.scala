@@ -287,6 +287,8 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
   // The files of a task share their layout object (SparkParquetLayout.ofTaskFile).
   private var lastLayout: SparkParquetLayout = _
   private var lastAt: Array[Int] = _
+  // The located inputs whose row-updated statistics the tests were last told of.
+  private var toldAt: Array[Int] = _
 
   override def opened(path: String, layout: SparkParquetLayout): Unit = {
     if (!(layout eq lastLayout)) {
@@ -334,11 +336,15 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
         val row = values(plan, f.at, f.layout, f.summary, f.values)
         results(name) = getStats(row).getString(0)
         NativeDeltaTaskStats.filesFromChunks.incrementAndGet()
-        f.fromRows.foreach(i => NativeDeltaTaskStats.fromRows.add(plan.inputs(i) match {
-          case Nulls(c, _) => s"nulls ${c.sql}"
-          case Bound(c, _, _) => s"bounds ${c.sql}"
-          case Rows => "rows"
-        }))
+        // Told once per layout located, not per file.
+        if (!(f.at eq toldAt)) {
+          toldAt = f.at
+          f.fromRows.foreach(i => NativeDeltaTaskStats.fromRows.add(plan.inputs(i) match {
+            case Nulls(c, _) => s"nulls ${c.sql}"
+            case Bound(c, _, _) => s"bounds ${c.sql}"
+            case Rows => "rows"
+          }))
+        }
       case None => rowsOf.closeFile(filePath)
     }
   }
