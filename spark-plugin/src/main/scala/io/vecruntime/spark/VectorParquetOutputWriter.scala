@@ -73,6 +73,11 @@ class VectorParquetOutputWriterFactory(
   override def getFileExtension(context: TaskAttemptContext): String =
     sparkFactory.getFileExtension(context)
 
+  /** This factory with its writers adding to `metrics` and handed rows as `wide` says. */
+  def withRows(metrics: Map[String, SQLMetric], wide: Option[WideRows]): VectorParquetOutputWriterFactory =
+    new VectorParquetOutputWriterFactory(sparkFactory, manyFiles, metrics, writerVersion, wide,
+      inferVariantShredding)
+
   override def newInstance(
       path: String,
       dataSchema: StructType,

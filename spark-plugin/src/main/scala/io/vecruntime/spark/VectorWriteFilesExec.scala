@@ -8,7 +8,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage
 import org.apache.spark.sql.execution.{SortExec, SparkPlan}
 import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesSpec}
 import org.apache.spark.sql.execution.datasources.FileFormatWriter.ConcurrentOutputWriterSpec
-import org.apache.spark.sql.execution.datasources.vecruntime.SparkWriteShim
+import org.apache.spark.sql.execution.datasources.vecruntime.{SparkWriteShim, TableTaskSetup}
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.types.{StructField, StructType}
 
@@ -27,6 +27,9 @@ import io.vecruntime.spark.shims.{SparkShims, WriteFilesNode}
  * bucket as Spark does. Under `spark.sql.maxConcurrentOutputFileWriters > 0` Spark's own
  * concurrent writers and limit hold.
  *
+ * A table format's write (Delta's) runs it under its own job with its `fileFormat`
+ * ([[DelegatingVectorFormat]]) and its task write (`tableTask`).
+ *
  * `child` is the input (Spark 4.x), or on Spark 3.5 Spark's `WriteFilesExec` over it
  * ([[WriteFilesNode]]); the write reads `input`.
  */
@@ -40,7 +43,8 @@ case class VectorWriteFilesExec(
     columnarInput: Boolean = false,
     openFiles: Boolean = false,
     maxOpenFiles: Int = VecRuntimeConf.DefaultMaxOpenFiles,
-    writerVersion: Option[String] = None) extends WriteFilesNode {
+    writerVersion: Option[String] = None,
+    tableTask: Option[TableTaskSetup] = None) extends WriteFilesNode {
 
   /** What the native writer did ([[TaskWriteStats]]); Spark's write metrics stay on the command. */
   override lazy val metrics: Map[String, SQLMetric] = TaskWriteStats.createMetrics(sparkContext)
@@ -49,7 +53,9 @@ case class VectorWriteFilesExec(
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
     // A partitioned or bucketed write's files read their data columns out of whole input rows.
     // (Spark's description pairs each data column with one input column; else Spark's copy.)
-    val wide = if (!SparkWriteShim.takesWholeRows(spec.description)) None else {
+    val native = spec.description.outputWriterFactory.isInstanceOf[VectorParquetOutputWriterFactory] ||
+      !fileFormat.isInstanceOf[DelegatingVectorFormat]
+    val wide = if (!native || !SparkWriteShim.takesWholeRows(spec.description)) None else {
       val all = spec.description.allColumns
       val positions =
         spec.description.dataColumns.map(c => all.indexWhere(_.exprId == c.exprId)).toArray
@@ -57,28 +63,38 @@ case class VectorWriteFilesExec(
       else Some(WideRows(StructType(all.map(a => StructField(a.name, a.dataType, a.nullable))),
         positions))
     }
-    val factory = new VectorParquetOutputWriterFactory(spec.description.outputWriterFactory,
-      manyFiles = dynamic, metrics, writerVersion, wide,
-      SparkShims.infersVariantShredding(options, session.sessionState.conf))
+    // A table format's format chose its writer when the job was set up (DelegatingVectorFormat):
+    // the native one, or its own, which reads Spark's rows.
+    val factory = spec.description.outputWriterFactory match {
+      case v: VectorParquetOutputWriterFactory => Some(v.withRows(metrics, wide))
+      case _ if fileFormat.isInstanceOf[DelegatingVectorFormat] => None
+      case spark => Some(new VectorParquetOutputWriterFactory(spark, manyFiles = dynamic, metrics,
+        writerVersion, wide, SparkShims.infersVariantShredding(options, session.sessionState.conf)))
+    }
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
-    val rows = if (columnarInput) {
-      input.executeColumnar().mapPartitions(batches => ColumnarInput.rows(batches))
-    } else {
-      input.execute()
+    // Spark's order for its writer (partition columns, then bucket id), bound to the columns
+    // the task's rows hold.
+    val sort = {
+      val d = spec.description
+      val order = (d.partitionColumns ++ d.bucketSpec.map(_.bucketIdExpression))
+        .map(e => SortOrder(BindReferences.bindReference(e, d.allColumns), Ascending))
+      SortExec(order, global = false, input)
     }
     // Spark's own concurrent writers when its setting asks for them, else ours past a dropped
-    // sort: Spark's order for its writer (partition columns, then bucket id), bound to the
-    // columns the task's rows hold, for the rows past the open-file limit.
-    val concurrent = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(input).orElse {
-      if (!openFiles) None
-      else {
-        val d = spec.description
-        val order = (d.partitionColumns ++ d.bucketSpec.map(_.bucketIdExpression))
-          .map(e => SortOrder(BindReferences.bindReference(e, d.allColumns), Ascending))
-        val sort = SortExec(order, global = false, input)
-        Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
-      }
+    // sort, sorting the rows past the open-file limit; a table format's own writer has its
+    // input sorted as the sort dropped would.
+    val spark = if (!dynamic) None else spec.concurrentOutputWriterSpecFunc(input)
+    val concurrent = spark.orElse {
+      if (!openFiles || !native) None
+      else Some(ConcurrentOutputWriterSpec(maxOpenFiles, () => sort.createSorter()))
+    }
+    val rows = if (columnarInput) {
+      input.executeColumnar().mapPartitions(batches => ColumnarInput.rows(batches))
+    } else if (dynamic && openFiles && concurrent.isEmpty) {
+      sort.execute()
+    } else {
+      input.execute()
     }
     // Rows split by file natively where the key columns can be read and the bucket id is one of
     // Spark's two expressions; else by Spark's projections, row by row.
@@ -90,7 +106,8 @@ case class VectorWriteFilesExec(
           s => Some(s.copy(metrics = metrics)))
     }
     SparkWriteShim.executeWrite(session.sparkContext, rows, spec.description, spec.committer,
-      factory, concurrent, wholeRows = wide.isDefined, splitting)
+      factory.getOrElse(spec.description.outputWriterFactory), concurrent,
+      wholeRows = wide.isDefined, splitting, tableTask)
   }
 
   override def simpleString(maxFields: Int): String = {

@@ -13,7 +13,7 @@ import org.apache.spark.sql.catalyst.catalog.CatalogStorageFormat
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
-import org.apache.spark.sql.execution.{ColumnarToRowExec, SortExec, SparkPlan}
+import org.apache.spark.sql.execution.{CoalesceExec, ColumnarToRowExec, SortExec, SparkPlan, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.command.DataWritingCommandExec
 import org.apache.spark.sql.execution.datasources.{FileFormat, InsertIntoHadoopFsRelationCommand, V1WritesUtils, WriteFilesExec}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
@@ -70,20 +70,7 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
               columnarInput = false, openFiles,
               VecRuntimeConf.maxOpenFiles(conf), writerVersion(w))
           case None =>
-            // A columnar child is read batch by batch instead of through Spark's
-            // ColumnarToRowExec.
-            // Nested columns, geospatial ones (WKB re-encoded), writeLegacyFormat's decimals
-            // and LEGACY-rebased datetimes are converted from rows only (EXCEPTION checks
-            // batches too: ColumnarCopy).
-            val rowsOnly = w.child.output.exists(a => SparkParquetLayout.nested(a.dataType) ||
-                SparkParquetLayout.holds(a.dataType)(SparkShims.isGeospatial)) ||
-              conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
-              (SparkRebase.ofSession(conf).legacy && w.child.output.exists(a =>
-                SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))
-            val (input, columnar) = w.child match {
-              case ColumnarToRowExec(c) if VecRuntimeConf.columnarInput(conf) && !rowsOnly => (c, true)
-              case other => (other, false)
-            }
+            val (input, columnar) = columnarChild(w.child, conf).fold((w.child, false))((_, true))
             VectorWriteFilesExec(WriteFilesNode.childFor(w, input), w.fileFormat,
               w.partitionColumns, w.bucketSpec, w.options, w.staticPartitions, columnar,
               writerVersion = writerVersion(w))
@@ -132,6 +119,32 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 }
 
 object VectorWriteRule {
+  /**
+   * The columnar plan whose batches the native writer reads in place of `plan`'s rows: a
+   * `ColumnarToRowExec`'s child (through a coalesce into fewer partitions), unless the setting
+   * is off or a column is converted from rows only: nested columns, geospatial ones (WKB
+   * re-encoded), writeLegacyFormat's decimals and LEGACY-rebased datetimes (EXCEPTION checks
+   * batches too: ColumnarCopy).
+   */
+  def columnarChild(plan: SparkPlan, conf: SQLConf): Option[SparkPlan] = {
+    val rowsOnly = plan.output.exists(a => SparkParquetLayout.nested(a.dataType) ||
+        SparkParquetLayout.holds(a.dataType)(SparkShims.isGeospatial)) ||
+      conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
+      (SparkRebase.ofSession(conf).legacy && plan.output.exists(a =>
+        SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))
+    // (A plan already executed has its ColumnarToRowExec in a code-generated stage.)
+    def batches(p: SparkPlan): Option[SparkPlan] = p match {
+      case ColumnarToRowExec(c) => Some(c)
+      case WholeStageCodegenExec(ColumnarToRowExec(c)) => Some(c)
+      case _ => None
+    }
+    if (!VecRuntimeConf.columnarInput(conf) || rowsOnly) None
+    else plan match {
+      case CoalesceExec(n, child) => batches(child).map(ColumnarCoalesceExec(n, _))
+      case other => batches(other)
+    }
+  }
+
   /** On a write node planned while the plugin was switched off. */
   val PluginOff: TreeNodeTag[Boolean] = TreeNodeTag[Boolean]("vecruntime.pluginOff")
 

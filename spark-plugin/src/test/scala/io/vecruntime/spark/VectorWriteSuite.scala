@@ -186,6 +186,10 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
         assert(spark.read.parquet(ours).count() == 5000)
       }
     }
+    // A scan coalesced into one file: its batches still read in bulk.
+    val (one, _) = compareWriters("columnar-coalesced")(spark.read.parquet(src).coalesce(1))
+    assert(dataFiles(one).size == 1)
+    assert(columnar(planOf(spark.read.parquet(src).coalesce(1).write.parquet(newDir("coalesced-plan")))))
     // Files rolled in the middle of a batch; cached tables.
     val (rolled, _) = compareWriters("columnar-rolled",
       (df, dir) => df.write.option("maxRecordsPerFile", 777).parquet(dir))(spark.read.parquet(src))

@@ -5,7 +5,7 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
-import org.apache.spark.sql.execution.datasources.WriteFilesExec
+import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesExec}
 
 /**
  * The plan node of a write that replaces Spark's `WriteFilesExec` (Spark 3.5). Spark 3.5 has no
@@ -29,4 +29,12 @@ abstract class WriteFilesNode extends UnaryExecNode {
 object WriteFilesNode {
   /** The child of a node that writes `input` in place of Spark's `w`. */
   def childFor(w: WriteFilesExec, input: SparkPlan): SparkPlan = w.copy(child = input)
+
+  /**
+   * The child of a node that writes `input` where no `WriteFilesExec` was planned (a table
+   * format's own write): one for `FileFormatWriter` to find, never run.
+   */
+  def over(input: SparkPlan, fileFormat: FileFormat, partitionColumns: Seq[Attribute],
+      options: Map[String, String]): SparkPlan =
+    WriteFilesExec(input, fileFormat, partitionColumns, None, options, Map.empty)
 }

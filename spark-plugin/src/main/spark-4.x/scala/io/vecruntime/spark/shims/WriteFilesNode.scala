@@ -1,7 +1,8 @@
 package io.vecruntime.spark.shims
 
 import org.apache.spark.sql.execution.SparkPlan
-import org.apache.spark.sql.execution.datasources.{WriteFilesExec, WriteFilesExecBase}
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.execution.datasources.{FileFormat, WriteFilesExec, WriteFilesExecBase}
 
 /**
  * The plan node of a write that replaces Spark's `WriteFilesExec` (Spark 4.x): a
@@ -16,4 +17,8 @@ abstract class WriteFilesNode extends WriteFilesExecBase {
 object WriteFilesNode {
   /** The child of a node that writes `input` in place of Spark's `w`. */
   def childFor(w: WriteFilesExec, input: SparkPlan): SparkPlan = input
+
+  /** The child of a node that writes `input` where no `WriteFilesExec` was planned. */
+  def over(input: SparkPlan, fileFormat: FileFormat, partitionColumns: Seq[Attribute],
+      options: Map[String, String]): SparkPlan = input
 }

@@ -24,7 +24,8 @@ import io.vecruntime.spark.{NativeMemory, RowAppender, RowSplitting, VectorParqu
  * (`WideRows`). Everything else is Spark's: file naming, the open-writer limit and its sort,
  * maxRecordsPerFile, stats (and the concurrent writer's look-up of open files, made cheaper
  * step for step). The stats trackers see the whole row too, so this is used only with Spark's
- * own, which count rows and read no values.
+ * own, which count rows and read no values, and trackers made for whole rows
+ * ([[io.vecruntime.spark.WholeRowStatsTracker]]).
  */
 private[vecruntime] object WholeRows {
   /** The input row as it is (an UnsafeRow), or copied into one. */
@@ -157,11 +158,16 @@ private[vecruntime] class WholeRowConcurrentWriter(
 
   protected def maxOpenFiles: Int = spec.maxWriters
 
-  /** Spark's steps after a row is written to the current file, for `n` rows at once. */
-  protected def wroteRows(n: Int): Unit = {
+  /**
+   * Spark's steps after a row is written to the current file, for the `n` rows `row(i)` at once
+   * (a view each tracker reads before the next).
+   */
+  protected def wroteRows(n: Int, row: Int => InternalRow): Unit = {
+    val path = currentWriter.path
     var i = 0
     while (i < n) {
-      statsTrackers.foreach(_.newRow(currentWriter.path, null))
+      val r = row(i)
+      statsTrackers.foreach(_.newRow(path, r))
       i += 1
     }
     recordsInFile += n
@@ -286,7 +292,8 @@ private[vecruntime] class SplitRowsWriter(
           case v: VectorParquetOutputWriter => v.writeRun(grouped, at, n)
           case other => (at until at + n).foreach(i => other.write(rowOf(grouped, i)))
         }
-        wroteRows(n)
+        val first = at
+        wroteRows(n, i => rowOf(grouped, first + i))
         at += n
         left -= n
       }
