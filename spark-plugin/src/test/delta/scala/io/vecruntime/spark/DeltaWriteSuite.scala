@@ -8,9 +8,11 @@ import scala.jdk.CollectionConverters._
 import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
 
 import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.functions.expr
+import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.delta.{DeltaLog, OptimisticTransaction, TransactionExecutionObserver}
 import org.apache.spark.sql.delta.actions.AddFile
-import org.apache.spark.sql.delta.vecruntime.NativeDeltaTaskStats
+import org.apache.spark.sql.delta.vecruntime.{NativeDeltaTaskStats, VecRuntimeTransaction}
 
 /**
  * Delta Lake tables written by Delta's writer (the plugin off) and natively (on), each case
@@ -214,10 +216,23 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
     assert(counted() == before + 4, "every file's statistics came from its chunks")
   }
 
+  /** The native write node of the last Delta write, and what it did (its metrics). */
+  def lastNode(): (VectorWriteFilesExec, Map[String, Long]) = {
+    val node = VecRuntimeTransaction.lastWritePlan.collectFirst { case v: VectorWriteFilesExec => v }
+    assert(node.isDefined, s"no native write node in ${VecRuntimeTransaction.lastWritePlan}")
+    (node.get, node.get.metrics.map { case (k, m) => k -> m.value })
+  }
+
   test("a partitioned table") {
+    // Partition values Delta writes its own way: empty strings (as null), timestamps (UTC).
     buildBoth("partitioned") { path =>
-      rowsDf().write.format("delta").partitionBy("k").save(path)
+      rowsDf().withColumn("p", expr("case id % 3 when 0 then '' when 1 then null else 'x' end"))
+        .withColumn("t", expr("timestamp_seconds(1700000000 + (id % 2) * 3600)"))
+        .write.format("delta").partitionBy("k", "p", "t").save(path)
     }
+    // Whole rows split by file natively, a file open per partition; d's bounds read from them.
+    val (node, metrics) = lastNode()
+    assert(node.openFiles && metrics(TaskWriteStats.SplitRows) == 3000, metrics)
   }
 
   test("overwrite, and replaceWhere", DeltaMainLine) {
@@ -264,9 +279,17 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
 
   test("OPTIMIZE compacts into native files", DeltaMainLine) {
     buildBoth("optimize") { path =>
-      for (i <- 0 until 8) rowsDf(200, i * 200).write.format("delta").mode("append").save(path)
+      // Nullable columns (a NOT NULL column's check reads rows).
+      for (i <- 0 until 8) {
+        val df = rowsDf(200, i * 200)
+        spark.createDataFrame(df.rdd, StructType(df.schema.map(_.copy(nullable = true))))
+          .write.format("delta").mode("append").save(path)
+      }
       spark.sql(s"OPTIMIZE delta.`$path`")
     }
+    // The scan's batches read by the native writer.
+    val (node, metrics) = lastNode()
+    assert(node.columnarInput && metrics(TaskWriteStats.Rows) == 1600, metrics)
   }
 
   test("saveAsTable, insertInto, dynamic partition overwrite and mergeSchema", DeltaMainLine) {

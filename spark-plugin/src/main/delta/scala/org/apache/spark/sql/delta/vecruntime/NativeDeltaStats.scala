@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{FooterSummary, ParquetSchema}
 import io.vecruntime.parquet.ParquetSchema.PhysicalType
-import io.vecruntime.spark.{NativeFileListener, SparkParquetLayout}
+import io.vecruntime.spark.{NativeFileListener, SparkParquetLayout, WholeRowStatsTracker}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
@@ -215,14 +215,29 @@ object NativeDeltaStats extends Logging {
 
 /**
  * Delta's job statistics tracker whose tasks take each native file's statistics from its column
- * chunks ([[NativeDeltaStats]]) and hand other files to `delta`'s own task tracker.
+ * chunks ([[NativeDeltaStats]]) and hand other files to `delta`'s own task tracker. Its tasks
+ * read rows of `rowColumns` (a partitioned write's whole rows, [[WholeRowStatsTracker]]), else
+ * of Delta's data columns.
  */
-class NativeDeltaStatsTracker(val delta: DeltaJobStatisticsTracker, plan: NativeDeltaStats.Plan)
-  extends WriteJobStatsTracker {
+class NativeDeltaStatsTracker(
+    val delta: DeltaJobStatisticsTracker,
+    plan: NativeDeltaStats.Plan,
+    rowColumns: Option[Seq[Attribute]] = None)
+  extends WholeRowStatsTracker {
 
   @volatile var recordedStats: Map[String, String] = _
 
-  override def newTaskInstance(): WriteTaskStatsTracker = new NativeDeltaTaskStats(plan, delta)
+  override def newTaskInstance(): WriteTaskStatsTracker =
+    new NativeDeltaTaskStats(plan, delta, rowColumns)
+
+  override def forWholeRows(allColumns: Seq[Attribute]): Option[WriteJobStatsTracker] = {
+    val ids = allColumns.map(_.exprId).toSet
+    if (plan.dataCols.forall(a => ids(a.exprId))) {
+      Some(new NativeDeltaStatsTracker(delta, plan, Some(allColumns)))
+    } else {
+      None
+    }
+  }
 
   override def processStats(stats: Seq[WriteTaskStats], jobCommitTime: Long): Unit = {
     recordedStats = stats.map(_.asInstanceOf[DeltaFileStatistics]).flatMap(_.stats).toMap
@@ -234,15 +249,21 @@ class NativeDeltaStatsTracker(val delta: DeltaJobStatisticsTracker, plan: Native
  * and those answered from rows updated with each row; its statistics are made when it is
  * closed. Any other file's rows go to Delta's task tracker, made on its first such file.
  */
-class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatisticsTracker)
+class NativeDeltaTaskStats(
+    plan: NativeDeltaStats.Plan,
+    delta: DeltaJobStatisticsTracker,
+    rowColumns: Option[Seq[Attribute]] = None)
   extends WriteTaskStatsTracker with NativeFileListener {
   import NativeDeltaStats._
 
+  private val rowCols = rowColumns.getOrElse(plan.dataCols)
   private val columns = plan.inputs.map {
-    case Nulls(c, _) => BindReferences.bindReference(c, plan.dataCols)
-    case Bound(c, _, _) => BindReferences.bindReference(c, plan.dataCols)
+    case Nulls(c, _) => BindReferences.bindReference(c, rowCols)
+    case Bound(c, _, _) => BindReferences.bindReference(c, rowCols)
     case Rows => null
   }
+  // Delta's own task tracker reads its data columns.
+  private lazy val dataOf = rowColumns.map(all => UnsafeProjection.create(plan.dataCols, all))
   private val orderings = plan.inputs.map {
     case Bound(c, _, _) => TypeUtils.getInterpretedOrdering(c.dataType)
     case _ => null
@@ -322,7 +343,7 @@ class NativeDeltaTaskStats(plan: NativeDeltaStats.Plan, delta: DeltaJobStatistic
       lastPath = filePath
       lastFile = native.getOrElse(filePath, null)
     }
-    if (lastFile == null) rowsOf.newRow(filePath, row)
+    if (lastFile == null) rowsOf.newRow(filePath, dataOf.fold(row)(_(row)))
     else if (lastFile.fromRows.nonEmpty) lastFile.update(row)
   }
 

@@ -1,19 +1,25 @@
 package org.apache.spark.sql.delta.vecruntime
 
-import io.vecruntime.spark.{DelegatingVectorFormat, VecRuntimeConf}
+import io.vecruntime.spark.{DelegatingVectorFormat, SparkParquetLayout, VecRuntimeConf, VectorWriteFilesExec, VectorWriteRule}
+import io.vecruntime.spark.shims.{SparkShims, WriteFilesNode}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.mapreduce.{TaskAttemptContext, TaskAttemptID}
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
 
 import org.apache.spark.sql.{Dataset, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.delta.{DeltaOptions, IdentityColumn, OptimisticTransaction}
 import org.apache.spark.sql.delta.actions.{AddFile, FileAction}
-import org.apache.spark.sql.delta.constraints.{Constraint, Constraints}
+import org.apache.spark.sql.delta.constraints.{Constraint, Constraints, DeltaInvariantCheckerExec}
 import org.apache.spark.sql.delta.files.{DelayedCommitProtocol, DeltaFileFormatWriter, TransactionalWrite}
 import org.apache.spark.sql.delta.hooks.AutoCompact
 import org.apache.spark.sql.delta.perf.DeltaOptimizedWriterExec
 import org.apache.spark.sql.delta.schema.InnerInvariantViolationException
 import org.apache.spark.sql.delta.sources.DeltaSQLConf
-import org.apache.spark.sql.execution.{SparkPlan, SQLExecution}
-import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, WriteJobStatsTracker}
+import org.apache.spark.sql.execution.{ProjectExec, SparkPlan, SQLExecution}
+import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, V1WritesUtils, WriteJobStatsTracker}
+import org.apache.spark.sql.execution.datasources.vecruntime.{SparkWriteShim, TableTaskSetup}
+import org.apache.spark.sql.types.DataType
 import org.apache.spark.util.SerializableConfiguration
 
 /**
@@ -75,12 +81,19 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
     SQLExecution.withNewExecutionId(queryExecution, Option("deltaTransactionalWrite")) {
       val historyTracker = historyStatsTracker(session)
       try {
+        val trackers = statsTracker.toSeq ++ historyTracker.toSeq ++ identityTracker.toSeq
+        val options = writerOptions(session, writeOptions)
+        val format = new DelegatingVectorFormat(deltaLog.fileFormat(protocol, metadata),
+          manyFiles = partitioningColumns.nonEmpty, tableFormat = "Delta")
+        val plan = writePlan(session, queryExecution.executedPlan, partitioningColumns,
+          constraints, writeOptions, isOptimize)
+        val written = nativeWritePlan(session, plan, format, partitioningColumns, output,
+          trackers, constraints, options)
+        VecRuntimeTransaction.lastWritePlan = written
         DeltaFileFormatWriter.write(
           sparkSession = session,
-          plan = writePlan(session, queryExecution.executedPlan, partitioningColumns,
-            constraints, writeOptions, isOptimize),
-          fileFormat = new DelegatingVectorFormat(deltaLog.fileFormat(protocol, metadata),
-            manyFiles = partitioningColumns.nonEmpty, tableFormat = "Delta"),
+          plan = written,
+          fileFormat = format,
           committer = committer,
           outputSpec = FileFormatWriter.OutputSpec(outputPath.toString, Map.empty, output),
           // scalastyle:off deltahadoopconfiguration
@@ -89,8 +102,8 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
           // scalastyle:on deltahadoopconfiguration
           partitionColumns = partitioningColumns,
           bucketSpec = None,
-          statsTrackers = statsTracker.toSeq ++ historyTracker.toSeq ++ identityTracker.toSeq,
-          options = writerOptions(session, writeOptions))
+          statsTrackers = trackers,
+          options = options)
       } catch {
         case InnerInvariantViolationException(violation) => throw violation
         case e: Throwable => throw DeltaRelease.writeError(e, metadata)
@@ -128,6 +141,52 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       DeltaOptimizedWriterExec(checked, metadata.partitionColumns, deltaLog)
     } else {
       checked
+    }
+  }
+
+  /**
+   * `plan` under the native write node, which Delta's writer runs as a planned write
+   * (`DeltaFileFormatWriter`'s `WriteFiles` branch: Delta's job, committer and statistics), the
+   * task write Delta's ([[DeltaTaskSetup]]), where it saves the rows' way to the files, as for
+   * plain writes ([[VectorWriteFilesExec]]):
+   *  - a partitioned write hands its files whole input rows, split by partition natively, with a
+   *    file open per partition in place of Delta's sort; not where a tracker cannot read whole
+   *    rows (Delta's own or the identity columns'), nor with a Variant column (Delta's task
+   *    writer takes its statistics from the footer);
+   *  - an unpartitioned write of a columnar scan (OPTIMIZE's) without constraints is read batch
+   *    by batch.
+   * Else `plan` as it is.
+   */
+  private def nativeWritePlan(
+      session: SparkSession,
+      plan: SparkPlan,
+      format: DelegatingVectorFormat,
+      partitioningColumns: Seq[Attribute],
+      output: Seq[Attribute],
+      trackers: Seq[WriteJobStatsTracker],
+      constraints: Seq[Constraint],
+      options: Map[String, String]): SparkPlan = {
+    val conf = session.sessionState.conf
+    val variant = output.exists(a => SparkParquetLayout.holds(a.dataType)(SparkShims.isVariant))
+    def node(input: SparkPlan, columnar: Boolean) =
+      VectorWriteFilesExec(WriteFilesNode.over(input, format, partitioningColumns, options),
+        format, partitioningColumns, None, options, Map.empty, columnarInput = columnar,
+        openFiles = partitioningColumns.nonEmpty, maxOpenFiles = VecRuntimeConf.maxOpenFiles(conf),
+        tableTask = Some(DeltaTaskSetup(partitioningColumns.map(a => a.name -> a.dataType).toMap)))
+    if (variant) plan
+    else if (partitioningColumns.isEmpty) {
+      // Delta's check of no constraints passes its child's rows on as they are.
+      val unchecked = plan match {
+        case c: DeltaInvariantCheckerExec if constraints.isEmpty => c.child
+        case other => other
+      }
+      VectorWriteRule.columnarChild(unchecked, conf).fold(plan)(node(_, columnar = true))
+    } else if (SparkWriteShim.readWholeRows(trackers, output)) {
+      // Delta's writer turns empty partition strings to null only where it plans the write.
+      val projectList = V1WritesUtils.convertEmptyToNull(plan.output, partitioningColumns)
+      node(if (projectList.nonEmpty) ProjectExec(projectList, plan) else plan, columnar = false)
+    } else {
+      plan
     }
   }
 
@@ -178,4 +237,20 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       case None => nonEmpty
     }
   }
+}
+
+object VecRuntimeTransaction {
+  /** The plan of the last Delta write planned natively in this JVM (tests ask). */
+  @volatile var lastWritePlan: SparkPlan = _
+}
+
+/**
+ * Delta's task write where it differs from Spark's (`DeltaFileFormatWriter.executeTask`): a
+ * partitioned write's task attempt context carries the partition columns' types, which Delta's
+ * committer reads to write timestamp partition values.
+ */
+case class DeltaTaskSetup(partitionTypes: Map[String, DataType]) extends TableTaskSetup {
+  override def taskAttemptContext(conf: Configuration, id: TaskAttemptID): TaskAttemptContext =
+    if (partitionTypes.isEmpty) new TaskAttemptContextImpl(conf, id)
+    else new DeltaFileFormatWriter.PartitionedTaskAttemptContextImpl(conf, id, partitionTypes)
 }
