@@ -56,14 +56,26 @@ object DeltaWriteBenchmark {
         spark.conf.set(VecRuntimeConf.ENABLED, on.toString)
         try f finally spark.conf.set(VecRuntimeConf.ENABLED, "true")
       }
-      // The table a case starts from, written by Delta's writer, untimed.
-      def prepare(name: String, dir: File): Unit = withPlugin(on = false) {
-        name match {
-          case "merge" => df.write.format("delta").save(dir.getPath)
-          case "optimize" =>
-            val parts = df.randomSplit(Array.fill(40)(1.0), seed = 7)
-            parts.foreach(_.coalesce(1).write.format("delta").mode("append").save(dir.getPath))
-          case _ =>
+      // The table a case starts from, written once by Delta's writer, untimed; each run starts
+      // from a copy.
+      def source(name: String): Option[File] = {
+        val dir = new File(out, s"$name-source")
+        deleteRecursively(dir)
+        withPlugin(on = false) {
+          name match {
+            case "merge" => df.write.format("delta").save(dir.getPath)
+            case "optimize" =>
+              val parts = df.randomSplit(Array.fill(40)(1.0), seed = 7)
+              parts.foreach(_.coalesce(1).write.format("delta").mode("append").save(dir.getPath))
+            case _ =>
+          }
+        }
+        Some(dir).filter(_.exists)
+      }
+      def copy(from: File, to: File): Unit = {
+        val (src, dst) = (from.toPath, to.toPath)
+        java.nio.file.Files.walk(src).forEach { p =>
+          java.nio.file.Files.copy(p, dst.resolve(src.relativize(p)))
         }
       }
       def timed(name: String, dir: File): Unit = name match {
@@ -78,15 +90,20 @@ object DeltaWriteBenchmark {
         .filter(w => args.lift(3).forall(_.split(",").contains(w._1)))
       val results = for (name <- cases) yield {
         val perWriter = writers.map(_._1 -> scala.collection.mutable.Buffer[TableRun]()).toMap
-        // One unmeasured round, then the runs, writers alternating.
-        for (run <- 0 to runs; (writer, on) <- writers) {
+        // One unmeasured round, then the runs, writers alternating. The tables are deleted when
+        // the case ends: a run right after thousands of files were deleted would pay ext4's scan
+        // past their inodes (recently_deleted) for each file it creates.
+        val start = source(name)
+        val dirs = for (run <- 0 to runs; (writer, on) <- writers) yield {
           val dir = new File(out, s"$name-$writer-$run")
           deleteRecursively(dir)
-          prepare(name, dir)
+          start.foreach(copy(_, dir))
           val (wall, cpu) = withPlugin(on)(meter.measure(timed(name, dir)))
-          if (run > 0) perWriter(writer) += TableRun(wall, cpu, bytes(dir))
-          deleteRecursively(dir)
+          // The bytes the case wrote, not those it started from.
+          if (run > 0) perWriter(writer) += TableRun(wall, cpu, bytes(dir) - start.fold(0L)(bytes))
+          dir
         }
+        (dirs ++ start).foreach(deleteRecursively)
         name -> writers.map { case (w, _) => w -> TableRun.median(perWriter(w).toSeq) }
       }
       println()
