@@ -132,7 +132,7 @@ object VectorWriteRule {
       conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
       (SparkRebase.ofSession(conf).legacy && plan.output.exists(a =>
         SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))
-    // (A plan already executed has its ColumnarToRowExec in a code-generated stage.)
+    // (A prepared plan, a table format's, has its ColumnarToRowExec in a code-generated stage.)
     def batches(p: SparkPlan): Option[SparkPlan] = p match {
       case ColumnarToRowExec(c) => Some(c)
       case WholeStageCodegenExec(ColumnarToRowExec(c)) => Some(c)

@@ -12,7 +12,7 @@ import org.apache.spark.sql.functions.expr
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.delta.{DeltaLog, OptimisticTransaction, TransactionExecutionObserver}
 import org.apache.spark.sql.delta.actions.AddFile
-import org.apache.spark.sql.delta.vecruntime.{NativeDeltaTaskStats, VecRuntimeTransaction}
+import org.apache.spark.sql.delta.vecruntime.{NativeDeltaTaskStats, NativeWriteNode, VecRuntimeTransaction}
 
 /**
  * Delta Lake tables written by Delta's writer (the plugin off) and natively (on), each case
@@ -217,9 +217,9 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
   }
 
   /** The native write node of the last Delta write, and what it did (its metrics). */
-  def lastNode(): (VectorWriteFilesExec, Map[String, Long]) = {
-    val node = VecRuntimeTransaction.lastWritePlan.collectFirst { case v: VectorWriteFilesExec => v }
-    assert(node.isDefined, s"no native write node in ${VecRuntimeTransaction.lastWritePlan}")
+  def lastNode(): (NativeWriteNode, Map[String, Long]) = {
+    val node = VecRuntimeTransaction.lastNativeWrite
+    assert(node.isDefined, "the last Delta write had no native write node")
     (node.get, node.get.metrics.map { case (k, m) => k -> m.value })
   }
 

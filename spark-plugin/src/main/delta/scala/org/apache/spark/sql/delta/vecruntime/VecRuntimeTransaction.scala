@@ -19,6 +19,7 @@ import org.apache.spark.sql.delta.sources.DeltaSQLConf
 import org.apache.spark.sql.execution.{ProjectExec, SparkPlan, SQLExecution}
 import org.apache.spark.sql.execution.datasources.{BasicWriteJobStatsTracker, FileFormatWriter, V1WritesUtils, WriteJobStatsTracker}
 import org.apache.spark.sql.execution.datasources.vecruntime.{SparkWriteShim, TableTaskSetup}
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.types.DataType
 import org.apache.spark.util.SerializableConfiguration
 
@@ -89,7 +90,11 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
           constraints, writeOptions, isOptimize)
         val written = nativeWritePlan(session, plan, format, partitioningColumns, output,
           trackers, constraints, options)
-        VecRuntimeTransaction.lastWritePlan = written
+        VecRuntimeTransaction.lastNativeWrite = written match {
+          case v: VectorWriteFilesExec =>
+            Some(NativeWriteNode(v.openFiles, v.columnarInput, v.metrics))
+          case _ => None
+        }
         DeltaFileFormatWriter.write(
           sparkSession = session,
           plan = written,
@@ -182,7 +187,8 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
       }
       VectorWriteRule.columnarChild(unchecked, conf).fold(plan)(node(_, columnar = true))
     } else if (SparkWriteShim.readWholeRows(trackers, output)) {
-      // Delta's writer turns empty partition strings to null only where it plans the write.
+      // Delta's writer turns empty partition strings to null itself only on its own way (not
+      // for a planned write node).
       val projectList = V1WritesUtils.convertEmptyToNull(plan.output, partitioningColumns)
       node(if (projectList.nonEmpty) ProjectExec(projectList, plan) else plan, columnar = false)
     } else {
@@ -240,9 +246,18 @@ class VecRuntimeTransaction(txn: OptimisticTransaction)
 }
 
 object VecRuntimeTransaction {
-  /** The plan of the last Delta write planned natively in this JVM (tests ask). */
-  @volatile var lastWritePlan: SparkPlan = _
+  /**
+   * The native write node of the last Delta write in this JVM, if it had one: what it does and
+   * its metrics, not its plan (tests ask).
+   */
+  @volatile var lastNativeWrite: Option[NativeWriteNode] = None
 }
+
+/** A Delta write's native write node ([[VectorWriteFilesExec]]): its ways and its metrics. */
+case class NativeWriteNode(
+    openFiles: Boolean,
+    columnarInput: Boolean,
+    metrics: Map[String, SQLMetric])
 
 /**
  * Delta's task write where it differs from Spark's (`DeltaFileFormatWriter.executeTask`): a

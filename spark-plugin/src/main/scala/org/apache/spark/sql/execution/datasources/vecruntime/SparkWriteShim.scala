@@ -137,8 +137,8 @@ object SparkWriteShim extends Logging {
         _.taskAttemptContext(hadoopConf, taskAttemptId))
     }
     committer.setupTask(taskAttemptContext)
-    // The first hasNext runs the input (a sort under it, say): on Spark 3.5 before the task's
-    // error handling, on 4.x within it (TaskErrors).
+    // The first hasNext runs the input (all of a sort's under it): on Spark 3.5 and in a table
+    // format's task before the task's error handling, on 4.x within it (TaskErrors).
     def newWriter(): FileFormatDataWriter =
       if (sparkPartitionId != 0 && !iterator.hasNext) {
         // An empty task writes nothing; the first writes the schema of an empty job.
