@@ -51,10 +51,12 @@ case class VectorWriteFilesExec(
 
   override protected def doExecuteWrite(spec: WriteFilesSpec): RDD[WriterCommitMessage] = {
     val dynamic = partitionColumns.nonEmpty || bucketSpec.isDefined
-    // A partitioned or bucketed write's files read their data columns out of whole input rows.
-    // (Spark's description pairs each data column with one input column; else Spark's copy.)
+    // A table format's format chose its writer when the job was set up (DelegatingVectorFormat):
+    // the native one, or its own, which reads Spark's rows.
     val native = spec.description.outputWriterFactory.isInstanceOf[VectorParquetOutputWriterFactory] ||
       !fileFormat.isInstanceOf[DelegatingVectorFormat]
+    // A partitioned or bucketed write's files read their data columns out of whole input rows.
+    // (Spark's description pairs each data column with one input column; else Spark's copy.)
     val wide = if (!native || !SparkWriteShim.takesWholeRows(spec.description)) None else {
       val all = spec.description.allColumns
       val positions =
@@ -63,13 +65,11 @@ case class VectorWriteFilesExec(
       else Some(WideRows(StructType(all.map(a => StructField(a.name, a.dataType, a.nullable))),
         positions))
     }
-    // A table format's format chose its writer when the job was set up (DelegatingVectorFormat):
-    // the native one, or its own, which reads Spark's rows.
     val factory = spec.description.outputWriterFactory match {
-      case v: VectorParquetOutputWriterFactory => Some(v.withRows(metrics, wide))
-      case _ if fileFormat.isInstanceOf[DelegatingVectorFormat] => None
-      case spark => Some(new VectorParquetOutputWriterFactory(spark, manyFiles = dynamic, metrics,
-        writerVersion, wide, SparkShims.infersVariantShredding(options, session.sessionState.conf)))
+      case v: VectorParquetOutputWriterFactory => v.withRows(metrics, wide)
+      case owners if !native => owners
+      case spark => new VectorParquetOutputWriterFactory(spark, manyFiles = dynamic, metrics,
+        writerVersion, wide, SparkShims.infersVariantShredding(options, session.sessionState.conf))
     }
     // A columnar child is consumed batch by batch: the writer copies each batch's columns in
     // bulk (see ColumnarInput); rows are produced only as views for Spark's task write.
@@ -106,7 +106,7 @@ case class VectorWriteFilesExec(
           s => Some(s.copy(metrics = metrics)))
     }
     SparkWriteShim.executeWrite(session.sparkContext, rows, spec.description, spec.committer,
-      factory.getOrElse(spec.description.outputWriterFactory), concurrent,
+      factory, concurrent,
       wholeRows = wide.isDefined, splitting, tableTask)
   }
 
