@@ -218,7 +218,7 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
   }
 
   test("format version 3: appends native, copy-on-write with row lineage Iceberg's", IcebergMainLine) {
-    val reason = "fallback (Iceberg): row lineage columns (a copy-on-write command on a format v3 table)"
+    val reason = "fallback (Iceberg): row lineage columns (a row-level command on a format v3 table)"
     val before = census(reason)
     val (ours, _) = buildBoth("v3", native = None) { t =>
       rowsDf().writeTo(t).using("iceberg").tableProperty("format-version", "3")
@@ -235,23 +235,45 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     assert(census(reason) == before + 1)
   }
 
-  test("merge-on-read keeps Iceberg's writer, counted with its reason", IcebergMainLine) {
-    val reason = "fallback (Iceberg): merge-on-read (position delete and data files written by one Iceberg writer)"
-    val before = census(reason)
-    val (ours, _) = buildBoth("merge_on_read", native = None) { t =>
-      rowsDf().writeTo(t).using("iceberg").tableProperty("format-version", "2")
+  test("merge-on-read: data files native, position deletes Iceberg's, a DELETE counted with its reason",
+      IcebergMainLine) {
+    val reason = "fallback (Iceberg): position deletes only (a merge-on-read DELETE: Iceberg's delete writer)"
+    val (before, nativeBefore) = (census(reason), census("native (Iceberg)"))
+    def mergeOnRead(t: String, partitioned: Boolean) = {
+      val w = rowsDf().writeTo(t).using("iceberg").tableProperty("format-version", "2")
         .tableProperty("write.delete.mode", "merge-on-read").tableProperty("write.update.mode", "merge-on-read")
-        .create()
-      spark.sql(s"DELETE FROM $t WHERE k = 4")
-      spark.sql(s"UPDATE $t SET s = 'updated' WHERE k = 5")
+        .tableProperty("write.merge.mode", "merge-on-read")
+      if (partitioned) w.partitionedBy(org.apache.spark.sql.functions.col("k")).create() else w.create()
     }
-    // The table's first files native; the DELETE's and UPDATE's delete and data files Iceberg's.
-    val byWriter = spark.sql(s"SELECT file_path, content FROM $ours.files").collect().toSeq.groupBy { r =>
-      footer(new File(new java.net.URI(r.getString(0)).getPath)).getFileMetaData.getCreatedBy
-        .takeWhile(_ != ' ')
-    }.map { case (w, rs) => w -> rs.map(_.getInt(1)).toSet }
-    assert(byWriter == Map("vecruntime" -> Set(0), "parquet-mr" -> Set(0, 1)), byWriter)
-    assert(census(reason) == before + 2)
+    val tables = Seq(
+      buildBoth("merge_on_read", native = None) { t =>
+        mergeOnRead(t, partitioned = false)
+        spark.sql(s"DELETE FROM $t WHERE k = 4")
+        spark.sql(s"UPDATE $t SET s = 'updated', d = d + 1 WHERE k = 5")
+      },
+      buildBoth("merge_on_read_partitioned", native = None) { t =>
+        mergeOnRead(t, partitioned = true)
+        // Data files recording the sort order, and deletes clustered (the rows arrive sorted).
+        spark.sql(s"ALTER TABLE $t WRITE ORDERED BY id")
+        // 10% updated and 1% new rows.
+        rowsDf(330, 2700).createOrReplaceTempView("ice_changes")
+        spark.sql(s"""MERGE INTO $t t USING ice_changes c ON t.id = c.id
+          WHEN MATCHED THEN UPDATE SET t.s = 'merged', t.d = c.d + 1
+          WHEN NOT MATCHED THEN INSERT *""")
+        spark.sql(s"UPDATE $t SET amount = amount * 2 WHERE k = 2")
+      })
+    // The table's first files and the UPDATE's and MERGE's data files native; the delete files Iceberg's.
+    for ((ours, theirs) <- tables) {
+      val byWriter = spark.sql(s"SELECT file_path, content FROM $ours.files").collect().toSeq.groupBy { r =>
+        footer(new File(new java.net.URI(r.getString(0)).getPath)).getFileMetaData.getCreatedBy
+          .takeWhile(_ != ' ')
+      }.map { case (w, rs) => w -> rs.map(_.getInt(1)).toSet }
+      assert(byWriter == Map("vecruntime" -> Set(0), "parquet-mr" -> Set(1)), s"$ours: $byWriter")
+      assertPyicebergReads(ours, theirs)
+    }
+    assert(census(reason) == before + 1)
+    // Two CREATEs, two UPDATEs and a MERGE.
+    assert(census("native (Iceberg)") == nativeBefore + 5)
   }
 
   test("the streaming sink, append and complete modes", IcebergMainLine) {
@@ -355,6 +377,27 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     assert(!data.exists() || data.listFiles().isEmpty, s"files left: ${Option(data.listFiles()).map(_.toSeq)}")
     assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
     assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
+
+    // A merge-on-read UPDATE: native data files and Iceberg's position deletes both removed.
+    // (Neither sorted nor shuffled: rows reach the writers before the failure.)
+    val u = table("failed_update")
+    spark.range(0, 30000, 1, 1).selectExpr("id", "'s' as s").writeTo(u)
+      .tableProperty("format-version", "2").tableProperty("write.update.mode", "merge-on-read")
+      .tableProperty("write.spark.fanout.enabled", "true").tableProperty("write.update.distribution-mode", "none")
+      .create()
+    // One file read by one task (a job's failure keeps the files of tasks that committed, as
+    // Iceberg's own writer does), rolling small files.
+    spark.sql(s"ALTER TABLE $u SET TBLPROPERTIES ('write.target-file-size-bytes' = '10000')")
+    def dataFiles = new File(warehouse, "db/failed_update/data").listFiles().map(_.getName).toSet
+    val before = dataFiles
+    val e2 = intercept[Exception] {
+      spark.sql(s"UPDATE $u SET s = if(id = 25000, raise_error('boom'), 'u') WHERE id % 2 = 0")
+    }
+    assert(e2.toString.contains("boom") || Option(e2.getCause).exists(_.toString.contains("boom")), e2)
+    assert(spark.sql(s"SELECT * FROM $u.snapshots").count() == 1)
+    assert(dataFiles == before, s"files left: ${dataFiles -- before}")
+    assert(NativeBuffer.allocatedBytes() == memoryBefore, "native buffers released")
+    assert(ColumnarParquetWriter.openWriters() == writersBefore, "native writers released")
   }
 
   test("pyiceberg reads the plugin's tables as Iceberg's", IcebergMainLine) {
@@ -362,6 +405,11 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
       rowsDf().writeTo(t).using("iceberg").partitionedBy(org.apache.spark.sql.functions.col("k")).create()
       rowsDf(500, 3000).writeTo(t).append()
     }
+    assertPyicebergReads(ours, theirs)
+  }
+
+  /** pyiceberg reads the same rows and plans the same data files for both tables. */
+  def assertPyicebergReads(ours: String, theirs: String): Unit = {
     def metadata(t: String) = spark.sql(s"SELECT file FROM $t.metadata_log_entries ORDER BY timestamp DESC LIMIT 1")
       .collect().head.getString(0)
     val python = new File(sys.props("user.dir")).getParentFile.toPath.resolve(".venv/bin/python").toString

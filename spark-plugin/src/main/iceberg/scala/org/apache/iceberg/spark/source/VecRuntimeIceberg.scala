@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
 import org.apache.iceberg.{DataFile, DataFiles, FileFormat, IcebergBuild, MetricsConfig, PartitionKey, PartitionSpec, Schema, SortOrder, StructLike, Table}
 import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
-import org.apache.iceberg.io.OutputFileFactory
+import org.apache.iceberg.io.{OutputFileFactory, WriteResult}
 import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
 import org.apache.iceberg.types.Comparators
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
@@ -21,7 +21,7 @@ import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriterFactory, PhysicalWriteInfo, Write, WriterCommitMessage}
+import org.apache.spark.sql.connector.write.{BatchWrite, DataWriter, DataWriterFactory, DeltaBatchWrite, DeltaWrite, DeltaWriter, DeltaWriterFactory, PhysicalWriteInfo, RowLevelOperation, Write, WriterCommitMessage}
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.v2.{AppendDataExec, OverwriteByExpressionExec, OverwritePartitionsDynamicExec, ReplaceDataExec, WriteDeltaExec, WriteToDataSourceV2Exec}
@@ -54,18 +54,18 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     } else None
   }
 
-  /** Merge-on-read: one Iceberg writer writes a task's position deletes and data files. */
-  val MergeOnRead = "merge-on-read (position delete and data files written by one Iceberg writer)"
+  /**
+   * A merge-on-read DELETE writes only position deletes (or deletion vectors): Iceberg's
+   * writer's, as are those of merge-on-read UPDATE and MERGE, whose data files are native.
+   */
+  val PositionDeletes = "position deletes only (a merge-on-read DELETE: Iceberg's delete writer)"
 
   override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
     case n @ (_: AppendDataExec | _: OverwriteByExpressionExec | _: OverwritePartitionsDynamicExec |
         _: ReplaceDataExec) =>
       replacing(n) { case w: SparkWrite => new NativeIcebergWrite(w, reason(w, conf), settings(conf)) }
     case n: WriteDeltaExec =>
-      replacing(n) { case w: SparkPositionDeltaWrite =>
-        logWarning(s"vecruntime: Iceberg's writer writes this: $MergeOnRead")
-        new CountedDeltaWrite(w, MergeOnRead)
-      }
+      replacing(n) { case w: SparkPositionDeltaWrite => new NativeDeltaWrite(w, reason(w, conf), settings(conf)) }
     // The streaming sink's micro-batches.
     case n: WriteToDataSourceV2Exec =>
       replacing(n) { case m: MicroBatchWrite if outer(m.writeSupport).isDefined =>
@@ -106,28 +106,39 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     Seq(VecRuntimeConf.BATCH_ROWS, VecRuntimeConf.BATCH_BYTES, VecRuntimeConf.TASK_BUFFER_BYTES)
       .flatMap(k => Option(conf.getConfString(k, null)).map(k -> _)).toMap
 
-  private def reason(w: SparkWrite, conf: SQLConf): Option[String] = {
+  private def reason(w: AnyRef, conf: SQLConf): Option[String] = {
     val reason = try fallbackReason(w) catch {
-      case e: ReflectiveOperationException => Some(s"Iceberg's SparkWrite is not this jar's release's ($e)")
+      case e: ReflectiveOperationException => Some(s"Iceberg's ${w.getClass.getSimpleName} is not this jar's release's ($e)")
     }
     reason.foreach(r => logWarning(s"vecruntime: Iceberg's writer writes this: $r"))
     if (reason.isEmpty) VecRuntimeConf.validate(conf)
     reason
   }
 
-  private def fallbackReason(w: SparkWrite): Option[String] = {
-    val table = field[Table](w, "table")
-    val writeSchema = field[Schema](w, "writeSchema")
-    val props = table.properties.asScala.toMap ++
-      field[java.util.Map[String, String]](w, "writeProperties").asScala
-    if (field[FileFormat](w, "format") != FileFormat.PARQUET) {
-      Some(s"file format ${field[FileFormat](w, "format")}")
+  private def fallbackReason(w: AnyRef): Option[String] = w match {
+    case w: SparkWrite =>
+      fallbackReason(field[Table](w, "table"), field[FileFormat](w, "format"), field[Schema](w, "writeSchema"),
+        field[StructType](w, "dsSchema"), field[java.util.Map[String, String]](w, "writeProperties"))
+    case w: SparkPositionDeltaWrite =>
+      def own[T](name: String): T = privateField[T](classOf[SparkPositionDeltaWrite], w, name)
+      val context = own[AnyRef]("context")
+      def of[T](name: String): T = privateField[T](context.getClass, context, name)
+      if (own[RowLevelOperation.Command]("command") == RowLevelOperation.Command.DELETE) Some(PositionDeletes)
+      else fallbackReason(own[Table]("table"), of[FileFormat]("dataFileFormat"), of[Schema]("dataSchema"),
+        of[StructType]("dataSparkType"), own[java.util.Map[String, String]]("writeProperties"))
+  }
+
+  private def fallbackReason(table: Table, format: FileFormat, writeSchema: Schema, dsSchema: StructType,
+      writeProperties: java.util.Map[String, String]): Option[String] = {
+    val props = table.properties.asScala.toMap ++ writeProperties.asScala
+    if (format != FileFormat.PARQUET) {
+      Some(s"file format $format")
     } else if (props.contains("encryption.key-id")) {
       Some("an encrypted table (encryption.key-id)")
     } else if (writeSchema.findField("_row_id") != null) {
-      Some("row lineage columns (a copy-on-write command on a format v3 table)")
+      Some("row lineage columns (a row-level command on a format v3 table)")
     } else {
-      IcebergLayout.unsupported(writeSchema, field[StructType](w, "dsSchema"), props)
+      IcebergLayout.unsupported(writeSchema, dsSchema, props)
     }
   }
 }
@@ -149,22 +160,25 @@ final class NativeIcebergWrite(
     s"$iceberg, vecruntime: ${reason.fold("native")(r => s"Iceberg's writer: $r")}"
 }
 
-/** Iceberg's merge-on-read write as it is, its jobs counted as fallbacks with `reason`. */
-final class CountedDeltaWrite(iceberg: DeltaWrite, reason: String)
-  extends DeltaWrite with DelegatingWriteMetrics {
+/**
+ * Iceberg's merge-on-read write (`WriteDelta`): the data files of its UPDATE and MERGE written
+ * natively (`reason` None), its position deletes (or deletion vectors) by Iceberg's own delete
+ * writer in the same task; a DELETE, which writes only deletes, or a fallback (`reason`) as it is.
+ */
+final class NativeDeltaWrite(iceberg: SparkPositionDeltaWrite, reason: Option[String],
+    settings: Map[String, String]) extends DeltaWrite with DelegatingWriteMetrics {
   override protected def delegate: Write = iceberg
   override def description(): String = iceberg.description()
   override def toBatch: DeltaBatchWrite = {
     val batch = iceberg.toBatch
     new DeltaBatchWrite with CommitSummary {
       override protected def delegate: BatchWrite = batch
-      override def createBatchWriterFactory(info: PhysicalWriteInfo): DeltaWriterFactory = {
-        WriteCensus.tableFormatWrite("Iceberg", Some(reason))
-        batch.createBatchWriterFactory(info)
-      }
+      override def createBatchWriterFactory(info: PhysicalWriteInfo): DeltaWriterFactory =
+        NativeDeltaWriterFactory.choose(batch.createBatchWriterFactory(info), reason, settings)
     }
   }
-  override def toString: String = s"$iceberg, vecruntime: Iceberg's writer: $reason"
+  override def toString: String =
+    s"$iceberg, vecruntime: ${reason.fold("native data files")(r => s"Iceberg's writer: $r")}"
 }
 
 /**
@@ -257,6 +271,86 @@ object NativeWriterFactory extends Logging {
     }
     WriteCensus.tableFormatWrite("Iceberg", native.left.toOption)
     native.getOrElse(iceberg.asInstanceOf[DataWriterFactory])
+  }
+}
+
+/**
+ * The tasks' writers of a merge-on-read write: Iceberg's own `DeltaWriter` for the position
+ * deletes, the native writer for the data files, with what Iceberg's factory and its `Context`
+ * hold (read on the driver): the query id naming the files, the data schemas, the target file
+ * size, fanout or clustered partitions, the write's properties and sort order.
+ */
+final class NativeDeltaWriterFactory private (
+    iceberg: DeltaWriterFactory,
+    table: Broadcast[Table],
+    task: TaskWrite,
+    sortOrderId: Option[Int])
+  extends DeltaWriterFactory {
+
+  override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] = {
+    val t = table.value
+    val data = new NativeDataWriter(t, partitionId, taskId, task, sortOrderId.map(id => t.sortOrders.get(id)).orNull)
+    try new NativeDeltaWriter(iceberg.createWriter(partitionId, taskId), data)
+    catch { case NonFatal(e) => data.close(); throw e }
+  }
+}
+
+object NativeDeltaWriterFactory extends Logging {
+  /** The native factory in place of Iceberg's `iceberg` (see [[NativeWriterFactory.choose]]). */
+  def choose(iceberg: DeltaWriterFactory, reason: Option[String], settings: Map[String, String]): DeltaWriterFactory = {
+    def field[T](name: String): T = VecRuntimeIceberg.privateField[T](iceberg.getClass, iceberg, name)
+    val native = reason.toLeft(()).flatMap { _ =>
+      try {
+        val context = field[AnyRef]("context")
+        def of[T](name: String): T = VecRuntimeIceberg.privateField[T](context.getClass, context, name)
+        val table = field[Broadcast[Table]]("tableBroadcast")
+        Right(new NativeDeltaWriterFactory(iceberg, table,
+          TaskWrite(of[String]("queryId"), table.value.spec.specId, of[Long]("targetDataFileSize"),
+            of[Schema]("dataSchema"), of[StructType]("dataSparkType"), of[Boolean]("useFanoutWriter"),
+            field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
+          IcebergRelease.sortOrderId(field[Any](_))))
+      } catch {
+        case e: ReflectiveOperationException =>
+          val why = s"Iceberg's delta writer factory is not this jar's release's ($e)"
+          logWarning(s"vecruntime: Iceberg's writer writes this: $why")
+          Left(why)
+      }
+    }
+    WriteCensus.tableFormatWrite("Iceberg", native.left.toOption)
+    native.getOrElse(iceberg)
+  }
+}
+
+/**
+ * One merge-on-read task: deletes to Iceberg's writer (`iceberg`), inserted rows (those of an
+ * UPDATE, which Spark splits into a delete and an insert, too) to the native `data`; one
+ * `DeltaTaskCommit` with both writers' files.
+ */
+final class NativeDeltaWriter(iceberg: DeltaWriter[InternalRow], data: NativeDataWriter)
+  extends DeltaWriter[InternalRow] with Logging {
+  override def delete(metadata: InternalRow, id: InternalRow): Unit = iceberg.delete(metadata, id)
+  override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
+    iceberg.update(metadata, id, row)
+  override def insert(row: InternalRow): Unit = data.write(row)
+
+  override def commit(): WriterCommitMessage = {
+    val dataFiles = data.dataFiles()
+    val deletes = iceberg.commit().asInstanceOf[SparkPositionDeltaWrite.DeltaTaskCommit]
+    new SparkPositionDeltaWrite.DeltaTaskCommit(WriteResult.builder()
+      .addDataFiles(dataFiles: _*)
+      .addDataFiles(deletes.dataFiles(): _*)
+      .addDeleteFiles(deletes.deleteFiles(): _*)
+      .addReferencedDataFiles(deletes.referencedDataFiles(): _*)
+      .addRewrittenDeleteFiles(deletes.rewrittenDeleteFiles(): _*)
+      .build())
+  }
+
+  override def abort(): Unit = {
+    try data.abort() finally iceberg.abort()
+  }
+
+  override def close(): Unit = {
+    try data.close() finally iceberg.close()
   }
 }
 
@@ -408,9 +502,14 @@ final class NativeDataWriter(
     }
   }
 
-  override def commit(): WriterCommitMessage = {
+  /** Finishes the open files: the task's data files. */
+  def dataFiles(): Array[DataFile] = {
     finishAll()
-    val message = new SparkWrite.TaskCommit(done.toArray)
+    done.toArray
+  }
+
+  override def commit(): WriterCommitMessage = {
+    val message = new SparkWrite.TaskCommit(dataFiles())
     message.reportOutputMetrics()
     message
   }
