@@ -8,10 +8,11 @@
 #      (Iceberg's default) and snappy;
 #   2. the same with file: served without chmod processes to both writers (CHMOD_FREE=1): the
 #      writers' own difference, days(...) being 3,600 files;
-#   3. Iceberg's writer against the plugin reading the Parquet file in the timed job, and
-#   4. Apache DataFusion Comet 1.2's native Iceberg writer on the same job (its own native scan:
-#      Comet writes natively only from it). Comet 1.2 works with Iceberg 1.11 (with 1.12 it falls
-#      back: ManifestFiles.read changed), so its launch puts that runtime first.
+#   3. Iceberg's writer and the plugin reading the Parquet file in the timed job, in launches
+#      alternating with Apache DataFusion Comet 1.2's native Iceberg writer on the same job (its
+#      own native scan: Comet writes natively only from it; its plugin needs its own launch), one
+#      measured run per launch, then the medians of all three. Comet 1.2 works with Iceberg 1.11
+#      (with 1.12 it falls back: ManifestFiles.read changed), so its launches put that runtime first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${1:-3}
@@ -34,7 +35,11 @@ echo "== 1. cached"
 scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime cached
 echo "== 2. cached, file: without chmod processes"
 CHMOD_FREE=1 scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime cached
-echo "== 3. from the Parquet file"
-scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime file
-echo "== 4. Comet, from the Parquet file"
-FIRST_CLASSPATH=$ICEBERG_1_11 EXTRA_CLASSPATH=$COMET scripts/spark-run.sh $MAIN "$DATA" "$RUNS" comet file
+echo "== 3. from the Parquet file: Iceberg's writer and the plugin, launches alternating with Comet's"
+RESULTS=$(mktemp)
+for run in $(seq "$RUNS"); do
+  RESULTS=$RESULTS scripts/spark-run.sh $MAIN "$DATA" 1 iceberg,vecruntime file
+  RESULTS=$RESULTS FIRST_CLASSPATH=$ICEBERG_1_11 EXTRA_CLASSPATH=$COMET scripts/spark-run.sh $MAIN "$DATA" 1 comet file
+done
+scripts/spark-run.sh $MAIN summary "$RESULTS"
+rm -f "$RESULTS"

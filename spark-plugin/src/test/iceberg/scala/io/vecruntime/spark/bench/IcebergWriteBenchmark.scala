@@ -16,9 +16,13 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * cached in Spark's memory) or `file` (read from the Parquet file by the timed job: Comet's
  * writer writes natively only from its own native scan). The medians of the runs of the timed
  * statement's wall time and executor CPU time, and the bytes of the table's data files.
+ * Tables are kept until the next launch starts: ext4 makes each new file's inode allocation scan
+ * past inodes freed in the last 30 seconds, which would slow the next run's 3,600 files.
+ * With `RESULTS=file` each measured run is appended to it; `summary file` prints the medians
+ * of every writer in it (launches alternating: Comet needs its own launch).
  *
  * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime | comet) input(cached|file)
- * [cases=flat,days] [codecs=zstd,snappy]`.
+ * [cases=flat,days] [codecs=zstd,snappy]`, or `summary results-file`.
  */
 object IcebergWriteBenchmark {
   import LocalSpark.{deleteRecursively, parquetFiles}
@@ -32,7 +36,9 @@ object IcebergWriteBenchmark {
     "spark.comet.write.iceberg.enabled" -> "true",
     "spark.comet.explain.fallback.enabled" -> "true")
 
-  def main(args: Array[String]): Unit = {
+  def main(args: Array[String]): Unit = if (args(0) == "summary") summary(args(1)) else run(args)
+
+  private def run(args: Array[String]): Unit = {
     val input = new File(args(0)).getAbsolutePath
     val runs = args(1).toInt
     val writers = args(2).split(",").toSeq
@@ -83,33 +89,60 @@ object IcebergWriteBenchmark {
             s"TBLPROPERTIES ('write.parquet.compression-codec' = '$codec')")
           val (wall, cpu) = withPlugin(writer)(meter.measure(df.writeTo(table).append()))
           val dir = new File(warehouse, s"db/${name}_${codec}_${writer}_$run")
-          if (run > 0) perWriter(writer) += TableRun(wall, cpu, parquetFiles(new File(dir, "data")).map(_.length).sum)
-          if (run == 0) {
+          if (run > 0) {
+            val r = TableRun(wall, cpu, parquetFiles(new File(dir, "data")).map(_.length).sum)
+            perWriter(writer) += r
+            sys.env.get("RESULTS").foreach(f => append(f, s"$name, $codec\t$writer\t${r.wall}\t${r.cpu}\t${r.bytes}"))
+          } else {
             // Who wrote the files (Comet falls back to Iceberg's writer where its scan is not native).
             val createdBy = parquetFiles(new File(dir, "data")).map(createdByOf).distinct
             println(s"$name, $codec, $writer: ${createdBy.mkString(", ")}")
           }
-          spark.sql(s"DROP TABLE $table")
-          deleteRecursively(dir)
         }
         s"$name, $codec" -> writers.map(w => w -> TableRun.median(perWriter(w).toSeq))
       }
-      println()
-      println("| case | writer | time | CPU | bytes |")
-      println("|---|---|--:|--:|--:|")
-      for ((name, ws) <- results; (w, r) <- ws) {
-        println(f"| $name | $w | ${r.wall}%.2f s | ${r.cpu}%.2f s | ${r.bytes}%,d |")
-      }
-      if (writers.size == 2) {
-        println()
-        println(s"| case | speed-up | CPU: x less | bytes: ${writers(1)} / ${writers(0)} |")
-        println("|---|--:|--:|--:|")
-        for ((name, ws) <- results) {
-          val (a, b) = (ws.head._2, ws(1)._2)
-          println(f"| $name | ${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f |")
-        }
-      }
+      print(results)
     } finally spark.stop()
+  }
+
+  private def print(results: Seq[(String, Seq[(String, TableRun)])]): Unit = {
+    println()
+    println("| case | writer | time | CPU | bytes |")
+    println("|---|---|--:|--:|--:|")
+    for ((name, ws) <- results; (w, r) <- ws) {
+      println(f"| $name | $w | ${r.wall}%.2f s | ${r.cpu}%.2f s | ${r.bytes}%,d |")
+    }
+    // vecruntime against each other writer.
+    val peers = results.flatMap(_._2.map(_._1)).distinct.filter(_ != "vecruntime")
+    if (results.forall(_._2.exists(_._1 == "vecruntime")) && peers.nonEmpty) {
+      println()
+      println("| case | " + peers.map(p => s"vecruntime vs $p: speed-up | CPU: x less | bytes").mkString(" | ") + " |")
+      println("|---|" + peers.map(_ => "--:|--:|--:|").mkString)
+      for ((name, ws) <- results) {
+        val m = ws.toMap
+        val b = m("vecruntime")
+        println(s"| $name | " + peers.map { p =>
+          m.get(p).fold("| |")(a => f"${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f")
+        }.mkString(" | ") + " |")
+      }
+    }
+  }
+
+  private def append(file: String, line: String): Unit = {
+    val w = new java.io.FileWriter(file, true)
+    try w.write(line + "\n") finally w.close()
+  }
+
+  /** The medians of each case and writer in a RESULTS file of alternating launches. */
+  private def summary(file: String): Unit = {
+    val lines = scala.io.Source.fromFile(file).getLines().map(_.split("\t")).toSeq
+    val cases = lines.map(_(0)).distinct
+    println(s"medians of ${lines.count(_(1) == lines.head(1)) / cases.size} launches per writer, alternating")
+    print(cases.map { c =>
+      c -> lines.filter(_(0) == c).map(_(1)).distinct.map { w =>
+        w -> TableRun.median(lines.filter(l => l(0) == c && l(1) == w).map(l => TableRun(l(2).toDouble, l(3).toDouble, l(4).toLong)))
+      }
+    })
   }
 
   def createdByOf(f: File): String = {
