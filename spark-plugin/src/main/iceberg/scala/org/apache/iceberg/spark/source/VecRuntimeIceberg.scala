@@ -143,9 +143,8 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
       fallbackReason(field[Table](w, "table"), field[FileFormat](w, "format"), field[Schema](w, "writeSchema"),
         field[StructType](w, "dsSchema"), field[java.util.Map[String, String]](w, "writeProperties"))
     case w: SparkPositionDeltaWrite =>
-      def own[T](name: String): T = privateField[T](classOf[SparkPositionDeltaWrite], w, name)
-      val context = own[AnyRef]("context")
-      def of[T](name: String): T = privateField[T](context.getClass, context, name)
+      val own = new NativeWriterFactory.Fields(w)
+      val of = new NativeWriterFactory.Fields(own[AnyRef]("context"))
       if (own[RowLevelOperation.Command]("command") == RowLevelOperation.Command.DELETE) Some(PositionDeletes)
       else fallbackReason(own[Table]("table"), of[FileFormat]("dataFileFormat"), of[Schema]("dataSchema"),
         of[StructType]("dataSparkType"), own[java.util.Map[String, String]]("writeProperties"))
@@ -276,25 +275,37 @@ object NativeWriterFactory extends Logging {
    * its fields are not this release's (logged); the write counted by who writes it.
    */
   def choose(iceberg: AnyRef, reason: Option[String], settings: Map[String, String],
-      epochId: Long): DataWriterFactory = {
-    def field[T](name: String): T = VecRuntimeIceberg.privateField[T](iceberg.getClass, iceberg, name)
+      epochId: Long): DataWriterFactory =
+    fromFields(iceberg, reason) { field =>
+      new NativeWriterFactory(field[Broadcast[Table]]("tableBroadcast"),
+        TaskWrite(field[String]("queryId") + "-" + epochId, field[Int]("outputSpecId"),
+          field[Long]("targetFileSize"), field[Schema]("writeSchema"),
+          field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
+          field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
+        IcebergRelease.sortOrderId(field[Any](_)))
+    }.getOrElse(iceberg.asInstanceOf[DataWriterFactory])
+
+  /** Iceberg's private state of `obj`, field by field. */
+  final class Fields(obj: AnyRef) {
+    def apply[T](name: String): T = VecRuntimeIceberg.privateField[T](obj.getClass, obj, name)
+  }
+
+  /**
+   * What `build` makes of Iceberg's factory `iceberg`, unless `reason` says why not or its
+   * fields are not this release's (logged); the write counted by who writes it.
+   */
+  def fromFields[F](iceberg: AnyRef, reason: Option[String])(build: Fields => F): Option[F] = {
     val native = reason.toLeft(()).flatMap { _ =>
-      try {
-        Right(new NativeWriterFactory(field[Broadcast[Table]]("tableBroadcast"),
-          TaskWrite(field[String]("queryId") + "-" + epochId, field[Int]("outputSpecId"),
-            field[Long]("targetFileSize"), field[Schema]("writeSchema"),
-            field[StructType]("dsSchema"), field[Boolean]("useFanoutWriter"),
-            field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
-          IcebergRelease.sortOrderId(field[Any](_))))
-      } catch {
+      try Right(build(new Fields(iceberg)))
+      catch {
         case e: ReflectiveOperationException =>
-          val why = s"Iceberg's writer factory is not this jar's release's ($e)"
+          val why = s"Iceberg's ${iceberg.getClass.getSimpleName} is not this jar's release's ($e)"
           logWarning(s"vecruntime: Iceberg's writer writes this: $why")
           Left(why)
       }
     }
     WriteCensus.tableFormatWrite("Iceberg", native.left.toOption)
-    native.getOrElse(iceberg.asInstanceOf[DataWriterFactory])
+    native.toOption
   }
 }
 
@@ -319,30 +330,18 @@ final class NativeDeltaWriterFactory private (
   }
 }
 
-object NativeDeltaWriterFactory extends Logging {
+object NativeDeltaWriterFactory {
   /** The native factory in place of Iceberg's `iceberg` (see [[NativeWriterFactory.choose]]). */
-  def choose(iceberg: DeltaWriterFactory, reason: Option[String], settings: Map[String, String]): DeltaWriterFactory = {
-    def field[T](name: String): T = VecRuntimeIceberg.privateField[T](iceberg.getClass, iceberg, name)
-    val native = reason.toLeft(()).flatMap { _ =>
-      try {
-        val context = field[AnyRef]("context")
-        def of[T](name: String): T = VecRuntimeIceberg.privateField[T](context.getClass, context, name)
-        val table = field[Broadcast[Table]]("tableBroadcast")
-        Right(new NativeDeltaWriterFactory(iceberg, table,
-          TaskWrite(of[String]("queryId"), table.value.spec.specId, of[Long]("targetDataFileSize"),
-            of[Schema]("dataSchema"), of[StructType]("dataSparkType"), of[Boolean]("useFanoutWriter"),
-            field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
-          IcebergRelease.sortOrderId(field[Any](_))))
-      } catch {
-        case e: ReflectiveOperationException =>
-          val why = s"Iceberg's delta writer factory is not this jar's release's ($e)"
-          logWarning(s"vecruntime: Iceberg's writer writes this: $why")
-          Left(why)
-      }
-    }
-    WriteCensus.tableFormatWrite("Iceberg", native.left.toOption)
-    native.getOrElse(iceberg)
-  }
+  def choose(iceberg: DeltaWriterFactory, reason: Option[String], settings: Map[String, String]): DeltaWriterFactory =
+    NativeWriterFactory.fromFields(iceberg, reason) { field =>
+      val context = new NativeWriterFactory.Fields(field[AnyRef]("context"))
+      val table = field[Broadcast[Table]]("tableBroadcast")
+      new NativeDeltaWriterFactory(iceberg, table,
+        TaskWrite(context[String]("queryId"), table.value.spec.specId, context[Long]("targetDataFileSize"),
+          context[Schema]("dataSchema"), context[StructType]("dataSparkType"), context[Boolean]("useFanoutWriter"),
+          field[java.util.Map[String, String]]("writeProperties").asScala.toMap, settings),
+        IcebergRelease.sortOrderId(field[Any](_)))
+    }.getOrElse(iceberg)
 }
 
 /**
