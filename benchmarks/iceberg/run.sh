@@ -42,4 +42,4 @@ for run in $(seq "$RUNS"); do
   RESULTS=$RESULTS FIRST_CLASSPATH=$ICEBERG_1_11 EXTRA_CLASSPATH=$COMET scripts/spark-run.sh $MAIN "$DATA" 1 comet file
 done
 scripts/spark-run.sh $MAIN summary "$RESULTS"
-rm -f "$RESULTS"
+rm -rf "$RESULTS" benchmarks/data/iceberg-write
