@@ -19,7 +19,7 @@ out=spark-plugin/target/spark-$SPARK-$SPARK_FROM
 mkdir -p "$out"
 args=()
 for s in ${suites//,/ }; do args+=(-s "$s"); done
-# -oW: standard output without colours; -u: JUnit XML per suite; -l: the tag left out.
+# -oWD: standard output without colours, with durations; -u: JUnit XML per suite; -l: the tag left out.
 exec java -Xmx4g $JAVA_SPARK_OPTS -Dvecruntime.build.dir="$out" -cp "$CP" \
-  org.scalatest.tools.Runner -R "$PLUGIN_TARGET/test-classes" -oW -u "$out" \
+  org.scalatest.tools.Runner -R "$PLUGIN_TARGET/test-classes" -oWD -u "$out" \
   -l io.vecruntime.spark.Slow "${args[@]}"

@@ -326,7 +326,7 @@ object NativeDeltaWriterFactory {
  * `DeltaTaskCommit` with both writers' files.
  */
 final class NativeDeltaWriter(iceberg: DeltaWriter[InternalRow], data: NativeDataWriter)
-  extends DeltaWriter[InternalRow] with Logging {
+  extends DeltaWriter[InternalRow] {
   override def delete(metadata: InternalRow, id: InternalRow): Unit = iceberg.delete(metadata, id)
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
     iceberg.update(metadata, id, row)
