@@ -125,7 +125,7 @@ object IcebergWriteBenchmark {
         val m = ws.toMap
         val b = m("vecruntime")
         println(s"| $name | " + peers.map { p =>
-          m.get(p).fold("| |")(a => f"${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f")
+          m.get(p).fold(" |  | ")(a => f"${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f")
         }.mkString(" | ") + " |")
       }
     }
