@@ -28,7 +28,9 @@ class DeltaWriteSuite extends VecRuntimeSparkSession {
   override def extraConf: Map[String, String] = Map(
     "spark.sql.extensions" ->
       s"io.delta.sql.DeltaSparkSessionExtension,${classOf[VecRuntimeExtensions].getName}",
-    "spark.sql.catalog.spark_catalog" -> "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+    "spark.sql.catalog.spark_catalog" -> "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+    // Each snapshot's state in 2 tasks, not Delta's 50: most of the suite's time on 2 cores.
+    "spark.databricks.delta.snapshotPartitions" -> "2")
 
   /** Rows of most types Delta tables hold, with nulls, in two partitions. */
   def rowsDf(n: Int = 3000, offset: Int = 0): DataFrame = spark.range(offset, offset + n, 1, 2)
