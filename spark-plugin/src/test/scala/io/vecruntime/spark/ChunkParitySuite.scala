@@ -290,7 +290,7 @@ class ChunkParitySuite extends VecRuntimeSparkSession with AllTypesData {
     "column index" -> "parquet.filter.columnindex.enabled",
     "bloom filter" -> "parquet.filter.bloom.enabled")
 
-  test("reads that skip row groups, pages and bloom-filtered row groups: the rows of a full read") {
+  test("reads that skip row groups, pages and bloom-filtered row groups: the rows of a full read", Slow) {
     // Our files as the plugin writes them by default, bloom filters on two columns.
     val write = (df: DataFrame, dir: String) => df.write.options(Map(
       "parquet.block.size" -> "262144", "parquet.page.size" -> "8192",

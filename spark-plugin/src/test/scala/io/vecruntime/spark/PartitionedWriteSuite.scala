@@ -137,7 +137,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
-  test("a file among many opens its native writer only when its rows are first encoded") {
+  test("a file among many opens its native writer only when its rows are first encoded", Slow) {
     // The task's last row is computed while the 600 files of its first batch (65,536 rows,
     // split by file) are open, their rows buffered: none of them holds a native writer yet.
     // (Thousands of files' encoder state, held from their first row to the task's end, cost a
@@ -317,7 +317,7 @@ class PartitionedWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
-  test("bucket ids of every bucketable type, Spark's and Hive's hash: each row in Spark's file") {
+  test("bucket ids of every bucketable type, Spark's and Hive's hash: each row in Spark's file", Slow) {
     val columns = BucketableValues.columns
     val df = BucketableValues.df(spark, 2000, 2)
     for ((c, _) <- columns; hive <- Seq(false, true)) {
