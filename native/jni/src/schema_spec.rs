@@ -59,6 +59,7 @@ pub const LOGICAL_LIST: i32 = 10;
 pub const LOGICAL_MAP: i32 = 11;
 pub const LOGICAL_MAP_KEY_VALUE: i32 = 12;
 pub const LOGICAL_VARIANT: i32 = 13;
+pub const LOGICAL_UUID: i32 = 14;
 
 pub const UNIT_MILLIS: i32 = 0;
 pub const UNIT_MICROS: i32 = 1;
@@ -89,6 +90,8 @@ pub const ROW_LEGACY_DECIMAL: i32 = 15;
 pub const ROW_TIME: i32 = 16;
 pub const ROW_GEOMETRY: i32 = 17;
 pub const ROW_GEOGRAPHY: i32 = 18;
+/// BinaryType as FIXED_LEN_BYTE_ARRAY: `[code, width]`.
+pub const ROW_FIXED_BINARY: i32 = 19;
 
 /// A row type's code: `[code, precision]`.
 pub const fn row_type_code(t: SparkType) -> [i32; 2] {
@@ -108,6 +111,7 @@ pub const fn row_type_code(t: SparkType) -> [i32; 2] {
         SparkType::Time => ROW_TIME,
         SparkType::Decimal { precision } => return [ROW_DECIMAL, precision as i32],
         SparkType::LegacyDecimal { precision } => return [ROW_LEGACY_DECIMAL, precision as i32],
+        SparkType::FixedBinary { width } => return [ROW_FIXED_BINARY, width as i32],
         SparkType::String => ROW_STRING,
         SparkType::Binary => ROW_BINARY,
         SparkType::Geo { geography: false } => ROW_GEOMETRY,
@@ -138,6 +142,9 @@ pub fn row_type(code: i32, precision: i32) -> Option<SparkType> {
         },
         ROW_LEGACY_DECIMAL if (1..=18).contains(&precision) => SparkType::LegacyDecimal {
             precision: precision as u32,
+        },
+        ROW_FIXED_BINARY if precision > 0 => SparkType::FixedBinary {
+            width: precision as u32,
         },
         ROW_STRING => SparkType::String,
         ROW_BINARY => SparkType::Binary,
@@ -209,6 +216,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("LOGICAL_MAP", LOGICAL_MAP),
     ("LOGICAL_MAP_KEY_VALUE", LOGICAL_MAP_KEY_VALUE),
     ("LOGICAL_VARIANT", LOGICAL_VARIANT),
+    ("LOGICAL_UUID", LOGICAL_UUID),
     ("UNIT_MILLIS", UNIT_MILLIS),
     ("UNIT_MICROS", UNIT_MICROS),
     ("REBASE_CORRECTED", REBASE_CORRECTED),
@@ -239,6 +247,7 @@ pub const CODES: &[(&str, i32)] = &[
     ("ROW_GEOMETRY", ROW_GEOMETRY),
     ("ROW_GEOGRAPHY", ROW_GEOGRAPHY),
     ("ROW_LEGACY_DECIMAL", ROW_LEGACY_DECIMAL),
+    ("ROW_FIXED_BINARY", ROW_FIXED_BINARY),
 ];
 
 pub fn decode(root: String, mut names: Vec<String>, spec: &[i32]) -> JniResult<Schema> {
@@ -395,6 +404,7 @@ fn leaf(
             adjusted_to_utc: s[7] != 0,
         }),
         LOGICAL_UNKNOWN => Some(LogicalType::Unknown),
+        LOGICAL_UUID => Some(LogicalType::Uuid),
         LOGICAL_TIME => Some(LogicalType::Time {
             unit: unit(s[6])?,
             adjusted_to_utc: s[7] != 0,
@@ -568,19 +578,28 @@ mod tests {
         ];
         types.extend((1..=38).map(|precision| SparkType::Decimal { precision }));
         types.extend((1..=18).map(|precision| SparkType::LegacyDecimal { precision }));
+        types.extend([1, 16, 1000].map(|width| SparkType::FixedBinary { width }));
         let mut codes = std::collections::HashSet::new();
         for t in types {
             let [code, precision] = row_type_code(t);
             assert_eq!(row_type(code, precision), Some(t), "{t:?}");
             codes.insert(code);
         }
-        assert_eq!(codes.len(), 19);
+        assert_eq!(codes.len(), 20);
     }
 
     #[test]
     fn type_codes_outside_sparks_are_refused() {
         assert_eq!(row_type(16, 0), Some(SparkType::Time));
-        for (code, precision) in [(12, 0), (12, 39), (15, 0), (15, 19), (19, 0), (-1, 0)] {
+        for (code, precision) in [
+            (12, 0),
+            (12, 39),
+            (15, 0),
+            (15, 19),
+            (19, 0),
+            (20, 0),
+            (-1, 0),
+        ] {
             assert_eq!(row_type(code, precision), None, "{code} {precision}");
         }
         assert_eq!(

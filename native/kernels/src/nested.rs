@@ -18,7 +18,7 @@
 use crate::int96::int96_from_micros;
 use crate::rebase::Rebases;
 use crate::row_layout::{bitset_bytes, fixed_bytes, row_error, var_span};
-use crate::spark_type::{legacy_decimal, match_number, widen_decimal, SparkType};
+use crate::spark_type::{legacy_decimal, match_number, put_fixed, widen_decimal, SparkType};
 use crate::values::Values;
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
@@ -345,6 +345,16 @@ impl LeafBuf {
                         let end = v.bytes.len() + width;
                         v.bytes.resize(end, 0);
                         widen_decimal(&mut v.bytes[end - width..], b, precision)
+                            .map_err(|m| row_error(&self.name, e.row as usize, m))?;
+                    }
+                }
+                SparkType::FixedBinary { width } => {
+                    let width = width as usize;
+                    for e in present {
+                        let b = &batch[at(e)..at(e) + e.len as usize];
+                        let end = v.bytes.len() + width;
+                        v.bytes.resize(end, 0);
+                        put_fixed(&mut v.bytes[end - width..], b)
                             .map_err(|m| row_error(&self.name, e.row as usize, m))?;
                     }
                 }

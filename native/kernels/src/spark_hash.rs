@@ -122,7 +122,7 @@ pub enum BucketHash {
 pub fn hashable(ty: SparkType, hash: BucketHash) -> bool {
     match ty {
         SparkType::Geo { .. } | SparkType::Time => false,
-        SparkType::LegacyDecimal { .. } => false,
+        SparkType::LegacyDecimal { .. } | SparkType::FixedBinary { .. } => false,
         // Spark's generated HiveHash hashes TIMESTAMP_NTZ as a timestamp, its interpreted one as
         // a long: which one runs is Spark's choice, so that is left to Spark.
         SparkType::TimestampNtz => hash == BucketHash::Murmur3,

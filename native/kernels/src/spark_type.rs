@@ -38,6 +38,12 @@ pub enum SparkType {
     },
     String,
     Binary,
+    /// BinaryType as FIXED_LEN_BYTE_ARRAY of `width` bytes (a table format's fixed type, or a
+    /// UUID's 16 bytes): a value of another length is an error naming the column, as
+    /// parquet-java's fixed-width writer refuses it.
+    FixedBinary {
+        width: u32,
+    },
     /// GEOMETRY or GEOGRAPHY: SRID header and WKB, written as Spark's writer re-encodes it
     /// ([`crate::wkb`]).
     Geo {
@@ -104,6 +110,10 @@ impl SparkType {
                     return None;
                 }
             }
+            (P::FixedLenByteArray(w), None)
+            | (P::FixedLenByteArray(w @ 16), Some(LogicalType::Uuid)) => SparkType::FixedBinary {
+                width: u32::try_from(w).ok()?,
+            },
             (P::ByteArray, Some(LogicalType::String)) => SparkType::String,
             (P::ByteArray, None) => SparkType::Binary,
             (P::ByteArray, Some(LogicalType::Geometry { .. })) => {
@@ -132,6 +142,7 @@ impl SparkType {
                 Storage::Fixed(decimal_min_bytes(precision))
             }
             SparkType::TimestampInt96 => Storage::Fixed(12),
+            SparkType::FixedBinary { width } => Storage::Fixed(width as usize),
             SparkType::Float => Storage::F32,
             SparkType::Double => Storage::F64,
             SparkType::String | SparkType::Binary | SparkType::Geo { .. } => Storage::Var,
@@ -146,6 +157,7 @@ impl SparkType {
             self,
             SparkType::String
                 | SparkType::Binary
+                | SparkType::FixedBinary { .. }
                 | SparkType::Geo { .. }
                 | SparkType::Decimal { precision: 19.. }
         )
@@ -227,6 +239,20 @@ pub(crate) fn widen_decimal(out: &mut [u8], bytes: &[u8], precision: u32) -> Res
 pub(crate) fn legacy_decimal(out: &mut [u8], unscaled: i64) {
     let be = unscaled.to_be_bytes();
     out.copy_from_slice(&be[8 - out.len()..]);
+}
+
+/// A FIXED_LEN_BYTE_ARRAY value: `value` in `out` when it has `out`'s width, else the error
+/// parquet-java's fixed-width writer gives.
+pub(crate) fn put_fixed(out: &mut [u8], value: &[u8]) -> std::result::Result<(), String> {
+    if value.len() != out.len() {
+        return Err(format!(
+            "a value of {} bytes in a FIXED_LEN_BYTE_ARRAY({}) column",
+            value.len(),
+            out.len()
+        ));
+    }
+    out.copy_from_slice(value);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use crate::int96::int96_from_micros;
 use crate::nested::{shred_rows, LeafBuf, Scratch, Shape};
 use crate::rebase::Rebases;
 use crate::row_layout::{bitset_bytes, checked_row, row_error, var_bytes};
-use crate::spark_type::{legacy_decimal, match_number, widen_decimal, SparkType, Storage};
+use crate::spark_type::{
+    legacy_decimal, match_number, put_fixed, widen_decimal, SparkType, Storage,
+};
 use crate::values::Values;
 use vecruntime_parquet::error::Result;
 use vecruntime_parquet::schema::decimal_min_bytes;
@@ -479,6 +481,15 @@ impl ColumnBuf {
                         let bytes = var_bytes(whole, slot(at), name, r)?;
                         widen_decimal(&mut v.bytes[width * r..width * (r + 1)], bytes, precision)
                             .map_err(|m| row_error(name, r, m))?;
+                    }
+                }
+                SparkType::FixedBinary { width } => {
+                    let width = width as usize;
+                    for (r, at) in present() {
+                        let whole = &rows[at..c.offsets[r + 1] as usize];
+                        let bytes = var_bytes(whole, slot(at), name, r)?;
+                        let out = &mut v.bytes[width * r..width * (r + 1)];
+                        put_fixed(out, bytes).map_err(|m| row_error(name, r, m))?;
                     }
                 }
                 SparkType::String | SparkType::Binary | SparkType::Geo { .. } => {

@@ -312,6 +312,7 @@ fn write_leaf(w: &mut CompactWriter, f: &Field) {
             }
             LogicalType::Date => w.empty_struct_field(6),
             LogicalType::Unknown => w.empty_struct_field(11),
+            LogicalType::Uuid => w.empty_struct_field(14),
             LogicalType::Timestamp {
                 unit,
                 adjusted_to_utc,

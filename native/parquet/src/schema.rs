@@ -100,6 +100,8 @@ pub enum LogicalType {
     },
     /// Always null (parquet.thrift's `NullType`, parquet-java's UNKNOWN): Spark's void columns.
     Unknown,
+    /// A UUID's 16 bytes, big-endian (Iceberg's uuid).
+    Uuid,
     /// WKB geometries on a plane, in the coordinate reference system `crs` (none: OGC:CRS84).
     Geometry {
         crs: Option<String>,
@@ -196,9 +198,10 @@ impl Field {
 
     pub(crate) fn converted_type(&self) -> Option<i32> {
         Some(match self.logical.as_ref()? {
-            LogicalType::Unknown | LogicalType::Geometry { .. } | LogicalType::Geography { .. } => {
-                return None
-            }
+            LogicalType::Unknown
+            | LogicalType::Uuid
+            | LogicalType::Geometry { .. }
+            | LogicalType::Geography { .. } => return None,
             LogicalType::String => 0,
             LogicalType::Decimal { .. } => 5,
             LogicalType::Date => 6,
@@ -252,6 +255,7 @@ impl Field {
             (Some(LogicalType::Date), PhysicalType::Int32) => Ok(()),
             (Some(LogicalType::Timestamp { .. }), PhysicalType::Int64) => Ok(()),
             (Some(LogicalType::Unknown), _) => Ok(()),
+            (Some(LogicalType::Uuid), PhysicalType::FixedLenByteArray(16)) => Ok(()),
             (
                 Some(LogicalType::Time {
                     unit: TimeUnit::Millis,

@@ -544,3 +544,59 @@ fn first_page_dictionaries_among_many_files_reuse_memory_and_read_back() {
     .join()
     .unwrap();
 }
+
+#[test]
+fn uuid_and_fixed_width_binaries_read_back_with_their_types() {
+    use parquet::basic::LogicalType as ArrowLogical;
+    let fields = vec![
+        Field::new("u", PhysicalType::FixedLenByteArray(16), true).with_logical(LogicalType::Uuid),
+        Field::new("f", PhysicalType::FixedLenByteArray(3), false),
+    ];
+    let schema = Schema::new(fields).unwrap();
+    let n: usize = 300;
+    let uuids: Vec<u8> = (0..n * 16).map(|i| (i * 7 % 251) as u8).collect();
+    let fixed: Vec<u8> = (0..n * 3).map(|i| (i % 256) as u8).collect();
+    // Every third UUID null (its room zeroed and skipped).
+    let validity = (0..n.div_ceil(8))
+        .map(|b| (0..8).fold(0u8, |m, k| m | (((b * 8 + k) % 3 != 0) as u8) << k))
+        .collect();
+    let cols = vec![
+        OwnedColumn {
+            validity: Some(validity),
+            data: Owned::Fixed(16, uuids.clone()),
+            levels: None,
+        },
+        OwnedColumn {
+            validity: None,
+            data: Owned::Fixed(3, fixed.clone()),
+            levels: None,
+        },
+    ];
+    for codec in [Codec::Uncompressed, Codec::Zstd(3)] {
+        let (file, _) = write_file(
+            &schema,
+            &options(codec, Path::Dictionary),
+            std::slice::from_ref(&cols),
+            &[n],
+        );
+        let md = metadata(&file);
+        let descr = md.file_metadata().schema_descr();
+        assert_eq!(
+            descr.column(0).logical_type_ref(),
+            Some(&ArrowLogical::Uuid)
+        );
+        assert_eq!(descr.column(0).type_length(), 16);
+        assert_eq!(descr.column(1).logical_type_ref(), None);
+        assert_eq!(descr.column(1).type_length(), 3);
+        let rows = read_back(&file);
+        for r in 0..n {
+            let u = (r % 3 != 0).then(|| V::B(uuids[r * 16..r * 16 + 16].to_vec()));
+            assert_eq!(rows[0][r], u, "uuid of row {r}");
+            assert_eq!(
+                rows[1][r],
+                Some(V::B(fixed[r * 3..r * 3 + 3].to_vec())),
+                "row {r}"
+            );
+        }
+    }
+}

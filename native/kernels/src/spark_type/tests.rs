@@ -102,6 +102,16 @@ fn row_types_follow_from_sparks_leaves() {
             Some(SparkType::Binary),
         ),
         (
+            // A table format's fixed(5), and a UUID: binaries of one width.
+            Field::new("a", PhysicalType::FixedLenByteArray(5), true),
+            Some(SparkType::FixedBinary { width: 5 }),
+        ),
+        (
+            Field::new("a", PhysicalType::FixedLenByteArray(16), true)
+                .with_logical(LogicalType::Uuid),
+            Some(SparkType::FixedBinary { width: 16 }),
+        ),
+        (
             Field::new("a", PhysicalType::ByteArray, true)
                 .with_logical(LogicalType::Geometry { crs: None }),
             Some(SparkType::Geo { geography: false }),
@@ -145,6 +155,9 @@ fn row_types_follow_from_sparks_leaves() {
         let got = SparkType::of_column(&schema.columns()[0]);
         assert_eq!(got, want, "{field:?}");
     }
+    // A UUID is 16 bytes.
+    let uuid8 = Field::new("a", PhysicalType::FixedLenByteArray(8), true);
+    assert!(Schema::new(vec![uuid8.with_logical(LogicalType::Uuid)]).is_err());
 }
 
 #[test]

@@ -784,3 +784,61 @@ fn malformed_rows_are_errors_naming_the_column() {
     let e = t.transpose(&data, &[0, 1000]).unwrap_err().to_string();
     assert!(e.contains("outside the batch"), "{e}");
 }
+
+#[test]
+fn fixed_binaries_take_their_width_and_refuse_another() {
+    use vecruntime_parquet::{Field, Group, Repetition};
+    let mut t = RowTransposer::new(
+        vec!["f".into(), "u".into()],
+        vec![
+            SparkType::FixedBinary { width: 3 },
+            SparkType::FixedBinary { width: 16 },
+        ],
+    );
+    let uuid: Vec<u8> = (0..16).collect();
+    let rows = [
+        RowBuilder::new(2).var(0, &[1, 2, 3]).var(1, &uuid).buf,
+        RowBuilder::new(2).null(0).null(1).buf,
+        RowBuilder::new(2).var(0, &[0xff; 3]).null(1).buf,
+    ];
+    let (data, offsets) = batch(&rows);
+    let b = t.transpose(&data, &offsets).unwrap();
+    let fixed = |c: usize| match b.columns[c].data {
+        ColumnData::FixedBinary { width, data } => (width, data.to_vec()),
+        _ => panic!("column {c} is not fixed-width"),
+    };
+    // Nulls keep zeroed room: values sit at row * width.
+    assert_eq!(fixed(0), (3, vec![1, 2, 3, 0, 0, 0, 0xff, 0xff, 0xff]));
+    assert_eq!(fixed(1).1[..16], uuid[..]);
+    for bad in [&[1, 2][..], &[1, 2, 3, 4], &[]] {
+        let (data, offsets) = batch(&[RowBuilder::new(2).var(0, bad).null(1).buf]);
+        let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+        let want = format!(
+            "a value of {} bytes in a FIXED_LEN_BYTE_ARRAY(3) column",
+            bad.len()
+        );
+        assert!(e.contains(&want) && e.contains("column 'f'"), "{e}");
+    }
+    // In a list, as a nested leaf.
+    let a = Group::list(
+        "a",
+        Repetition::Optional,
+        Field::new("element", PhysicalType::FixedLenByteArray(2), true).into(),
+    );
+    let schema = Schema::from_nodes("spark_schema", vec![a.into()]).unwrap();
+    let mut t = RowTransposer::for_schema(&schema).unwrap();
+    let (data, offsets) = batch(&[RowBuilder::new(1)
+        .var(0, &var_array(&[&[7, 8], &[9, 10]]))
+        .buf]);
+    let b = t.transpose(&data, &offsets).unwrap();
+    let ColumnData::FixedBinary { width: 2, data } = b.columns[0].data else {
+        panic!("not a FIXED_LEN_BYTE_ARRAY(2) leaf")
+    };
+    assert_eq!(data, &[7, 8, 9, 10]);
+    let (data, offsets) = batch(&[RowBuilder::new(1).var(0, &var_array(&[&[7]])).buf]);
+    let e = t.transpose(&data, &offsets).unwrap_err().to_string();
+    assert!(
+        e.contains("a value of 1 bytes in a FIXED_LEN_BYTE_ARRAY(2) column"),
+        "{e}"
+    );
+}

@@ -301,6 +301,7 @@ pub fn canon(a: &dyn Array, i: usize) -> Option<V> {
         DataType::Float64 => V::F(a.as_primitive::<Float64Type>().value(i).to_bits()),
         DataType::Utf8 => V::B(a.as_string::<i32>().value(i).as_bytes().to_vec()),
         DataType::Binary => V::B(a.as_binary::<i32>().value(i).to_vec()),
+        DataType::FixedSizeBinary(_) => V::B(a.as_fixed_size_binary().value(i).to_vec()),
         other => panic!("unexpected arrow type {other}"),
     })
 }

@@ -180,9 +180,15 @@ public final class ParquetSchema {
       return a == TimeUnit.MILLIS.code ? TimeUnit.MILLIS : TimeUnit.MICROS;
     }
 
-    /** A decimal's precision, 0 for other columns. */
-    public int decimalPrecision() {
-      return logical == SchemaCodes.LOGICAL_DECIMAL ? a : 0;
+    /**
+     * The second int of the column's row type code ({@link RowType#codes}): a decimal's
+     * precision, a FIXED_LEN_BYTE_ARRAY binary's width, else 0.
+     */
+    public int rowArgument() {
+      if (logical == SchemaCodes.LOGICAL_DECIMAL) {
+        return a;
+      }
+      return physical == PhysicalType.FIXED_LEN_BYTE_ARRAY ? width : 0;
     }
 
     @Override
@@ -566,6 +572,11 @@ public final class ParquetSchema {
         throw new IllegalArgumentException("column '" + name + "': width " + width + " is not valid");
       }
       return add(name, PhysicalType.FIXED_LEN_BYTE_ARRAY, width, SchemaCodes.LOGICAL_NONE, 0, 0, nullable);
+    }
+
+    /** A UUID: its 16 bytes, big-endian, annotated UUID. */
+    public Builder uuidColumn(String name, boolean nullable) {
+      return add(name, PhysicalType.FIXED_LEN_BYTE_ARRAY, 16, SchemaCodes.LOGICAL_UUID, 0, 0, nullable);
     }
 
     public ParquetSchema build() {

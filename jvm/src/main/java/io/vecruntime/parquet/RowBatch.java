@@ -166,8 +166,8 @@ public final class RowBatch implements AutoCloseable {
    * Turns the batch into column buffers natively and drops them (no encoding): the row path
    * alone, for measurements and checks. Returns a value that depends on the work done.
    */
-  public long transposeOnly(RowType[] types, int[] decimalPrecisions) {
-    return NativeBridge.transposeRows(RowType.codes(types, decimalPrecisions), dataAddress(),
+  public long transposeOnly(RowType[] types, int[] rowArguments) {
+    return NativeBridge.transposeRows(RowType.codes(types, rowArguments), dataAddress(),
         used, offsetsAddress(), rows);
   }
 

@@ -32,7 +32,12 @@ public enum RowType {
   LEGACY_DECIMAL(SchemaCodes.ROW_LEGACY_DECIMAL),
   /** SRID header and WKB, re-encoded as Spark's writer does (little-endian ISO WKB). */
   GEOMETRY(SchemaCodes.ROW_GEOMETRY),
-  GEOGRAPHY(SchemaCodes.ROW_GEOGRAPHY);
+  GEOGRAPHY(SchemaCodes.ROW_GEOGRAPHY),
+  /**
+   * BinaryType as FIXED_LEN_BYTE_ARRAY (a table format's fixed type, a UUID's bytes); needs its
+   * width: {@link #codes}. A value of another length fails the write, naming the column.
+   */
+  FIXED_BINARY(SchemaCodes.ROW_FIXED_BINARY);
 
   final int code;
 
@@ -49,12 +54,17 @@ public enum RowType {
     throw new IllegalArgumentException("unknown row type code " + code);
   }
 
-  /** The {@code [code, precision]} pairs native code reads; precision only for DECIMAL. */
-  public static int[] codes(RowType[] types, int[] decimalPrecisions) {
+  /**
+   * The {@code [code, argument]} pairs native code reads; the argument ({@link
+   * ParquetSchema.Column#rowArgument}) only for decimals (their precision) and FIXED_BINARY
+   * (its width).
+   */
+  public static int[] codes(RowType[] types, int[] arguments) {
     int[] out = new int[2 * types.length];
     for (int i = 0; i < types.length; i++) {
       out[2 * i] = types[i].code;
-      out[2 * i + 1] = types[i] == DECIMAL || types[i] == LEGACY_DECIMAL ? decimalPrecisions[i] : 0;
+      boolean argued = types[i] == DECIMAL || types[i] == LEGACY_DECIMAL || types[i] == FIXED_BINARY;
+      out[2 * i + 1] = argued ? arguments[i] : 0;
     }
     return out;
   }

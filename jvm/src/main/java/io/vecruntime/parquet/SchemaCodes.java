@@ -41,6 +41,7 @@ final class SchemaCodes {
   static final int LOGICAL_MAP = 11;
   static final int LOGICAL_MAP_KEY_VALUE = 12;
   static final int LOGICAL_VARIANT = 13;
+  static final int LOGICAL_UUID = 14;
 
   static final int EDGE_SPHERICAL = 0;
   static final int EDGE_VINCENTY = 1;
@@ -74,6 +75,7 @@ final class SchemaCodes {
   static final int ROW_LEGACY_DECIMAL = 15;
   static final int ROW_GEOMETRY = 17;
   static final int ROW_GEOGRAPHY = 18;
+  static final int ROW_FIXED_BINARY = 19;
 
   /** Key columns of {@link RowSplitter}: role, position, row type, precision, scale each. */
   static final int INTS_PER_KEY = 5;

@@ -22,7 +22,7 @@ object ColumnarCopy {
     val refuse = Refuse(layout.rebase.datetime == exception, layout.rebase.int96 == exception)
     var c = 0
     while (c < layout.rowTypes.length) {
-      column(batch.column(c), start, n, out.column(c), layout.rowTypes(c), layout.decimalPrecisions(c),
+      column(batch.column(c), start, n, out.column(c), layout.rowTypes(c), layout.rowArguments(c),
         layout.sparkSchema.fields(c).dataType, refuse)
       c += 1
     }
@@ -135,9 +135,10 @@ object ColumnarCopy {
         }
       case RowType.STRING => eachValid(r => out.setBytes(r, v.getUTF8String(start + r).getBytes))
       case RowType.BINARY => eachValid(r => out.setBytes(r, v.getBinary(start + r)))
-      // VectorWriteRule reads geospatial columns from rows only.
-      case RowType.GEOMETRY | RowType.GEOGRAPHY =>
-        throw new IllegalStateException("geospatial columns are not copied from column vectors")
+      // VectorWriteRule reads geospatial columns from rows only; Spark's writer makes no
+      // fixed-width binary column (a table format's writer does, from rows).
+      case RowType.GEOMETRY | RowType.GEOGRAPHY | RowType.FIXED_BINARY =>
+        throw new IllegalStateException(s"$t columns are not copied from column vectors")
     }
   }
 

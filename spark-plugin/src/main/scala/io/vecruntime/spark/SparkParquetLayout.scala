@@ -24,7 +24,7 @@ case class SparkParquetLayout(
     sparkSchema: StructType,
     parquetSchema: ParquetSchema,
     rowTypes: Array[RowType],
-    decimalPrecisions: Array[Int],
+    rowArguments: Array[Int],
     options: WriterOptions,
     rebase: SparkRebase)
 
@@ -110,13 +110,13 @@ object SparkParquetLayout {
     // How rows fill each column follows from the Parquet type Spark chose for it; the native
     // side decides it (timestamps as INT96, micros or millis, decimal widths) once.
     val rowTypes = parquetSchema.rowTypes()
-    val precisions = parquetSchema.columns().asScala.map(_.decimalPrecision()).toArray
+    val arguments = parquetSchema.columns().asScala.map(_.rowArgument()).toArray
     // The task's SQL configuration, as ParquetWriteSupport reads its rebase modes.
     val rebase = SparkRebase.ofSession(SQLConf.get)
     val metadata = Seq(
       SPARK_VERSION_KEY -> org.apache.spark.SPARK_VERSION_SHORT,
       SPARK_METADATA_KEY -> Option(schemaString).getOrElse(sparkSchema.json)) ++ rebase.footer
-    SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, precisions,
+    SparkParquetLayout(sparkSchema, parquetSchema, rowTypes, arguments,
       writerOptions(conf, parquetSchema, metadata, writerVersion), rebase)
   }
 
@@ -223,6 +223,8 @@ object SparkParquetLayout {
       case (PrimitiveTypeName.INT96, null) => b.int96Column(name, nullable)
       case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, null) =>
         b.fixedBinaryColumn(name, p.getTypeLength, nullable)
+      case (PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, _: UUIDLogicalTypeAnnotation) if p.getTypeLength == 16 =>
+        b.uuidColumn(name, nullable)
       case (physical, a) =>
         throw new IllegalArgumentException(s"column '$name': $physical annotated $a is not supported")
     }

@@ -352,17 +352,68 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     o.foreach(f => assert(footer(f).getFileMetaData.getCreatedBy.startsWith("vecruntime version")))
   }
 
-  test("what the native writer cannot write keeps Iceberg's writer, with the reason counted", IcebergMainLine) {
-    val reason = "fallback (Iceberg): Iceberg type uuid of column 'u'"
-    val before = census(reason)
-    // A uuid column, made through Iceberg's API (Spark has no uuid type).
+  /** Creates table `t` through Iceberg's API, for the types Spark has no name for. */
+  def createTable(t: String, fields: org.apache.iceberg.types.Types.NestedField*)(
+      spec: org.apache.iceberg.Schema => org.apache.iceberg.PartitionSpec): Unit = {
     val catalog = new org.apache.iceberg.hadoop.HadoopCatalog(spark.sparkContext.hadoopConfiguration, warehouse)
-    buildBoth("uuid", native = Some(false)) { t =>
+    val schema = new org.apache.iceberg.Schema(fields: _*)
+    catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("db", t.stripPrefix("ice.db.")),
+      schema, spec(schema))
+  }
+
+  test("uuid and fixed columns: Iceberg's bytes, bounds and errors") {
+    import org.apache.iceberg.types.Types._
+    // uuid at the top (Spark's rows hold its string), fixed at the top and nested, the table
+    // bucketed by the uuid (its partition from the string, its file value the bytes).
+    val fields = Seq(NestedField.required(1, "id", LongType.get), NestedField.optional(2, "u", UUIDType.get),
+      NestedField.optional(3, "f", FixedType.ofLength(3)),
+      NestedField.optional(4, "s", StructType.of(NestedField.optional(5, "g", FixedType.ofLength(2)))),
+      NestedField.optional(6, "l", ListType.ofOptional(7, FixedType.ofLength(4))))
+    def rows(n: Int, offset: Int) = spark.range(offset, offset + n, 1, 2).selectExpr("id",
+      // Hex digits of every value, upper and lower case (UUID.fromString takes both).
+      "if(id % 7 = 0, null, concat_ws('-', lpad(hex(id * 2654435761 % 4294967296), 8, '0'), " +
+        "lower(lpad(hex(id % 65536), 4, '0')), '4ABC', 'a0f1', lpad(hex(id * 40503), 12, 'f'))) as u",
+      "if(id % 5 = 0, null, unhex(lpad(hex(id * 97 % 16777216), 6, '0'))) as f",
+      "if(id % 11 = 0, null, named_struct('g', unhex(lpad(hex(id % 65536), 4, 'f')))) as s",
+      "if(id % 3 = 0, null, array(unhex(lpad(hex(id), 8, '0')), null)) as l")
+    val (ours, theirs) = buildBoth("uuid") { t =>
+      createTable(t, fields: _*)(s => org.apache.iceberg.PartitionSpec.builderFor(s).bucket("u", 4).build())
+      rows(3000, 0).writeTo(t).append()
+      rows(500, 3000).writeTo(t).append()
+    }
+    if (sparkAtLeast("4.1")) assertPyicebergReads(ours, theirs)
+
+    // A malformed uuid and a fixed value of another width fail both writers, nothing committed.
+    val bad = Seq(
+      ("'f79c3e09-677c-4f58-9b5a'", "unhex('010203')") -> "Invalid UUID string",
+      ("'f79c3e09-677c-4f58-9b5a-5c6b1b0c7a21'", "unhex('0102')") -> "a value of 2 bytes")
+    for ((t, on) <- Seq(theirs -> "false", ours -> "true"); ((u, f), error) <- bad) {
+      withConf(VecRuntimeConf.ENABLED -> on) {
+        val before = spark.sql(s"SELECT * FROM $t.snapshots").count()
+        val df = spark.range(0, 10, 1, 1).selectExpr("id", s"$u as u", s"$f as f",
+          "named_struct('g', unhex('0a0b')) as s", "array(unhex('01020304')) as l")
+        val e = intercept[Exception](df.writeTo(t).append())
+        def chain(t: Throwable): Seq[Throwable] = if (t == null) Nil else t +: chain(t.getCause)
+        val messages = chain(e).map(_.toString).mkString("\n")
+        // Iceberg's writer: parquet-java's "Fixed Binary size 2 does not match field type length 3".
+        val want = if (on == "true") error else if (error.startsWith("a value")) "Fixed Binary size 2" else error
+        assert(messages.contains(want), messages)
+        if (on == "true" && error.startsWith("a value")) assert(messages.contains("column 'f'"), messages)
+        assert(spark.sql(s"SELECT * FROM $t.snapshots").count() == before)
+      }
+    }
+  }
+
+  test("what the native writer cannot write keeps Iceberg's writer, with the reason counted", IcebergMainLine) {
+    val reason = "fallback (Iceberg): Iceberg type uuid of column 's.u'"
+    val before = census(reason)
+    // A uuid in a struct: its strings are converted at the top level only.
+    buildBoth("nested_uuid", native = Some(false)) { t =>
       import org.apache.iceberg.types.Types._
-      catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of("db", t.stripPrefix("ice.db.")),
-        new org.apache.iceberg.Schema(NestedField.required(1, "id", LongType.get),
-          NestedField.optional(2, "u", UUIDType.get)))
-      spark.sql(s"INSERT INTO $t VALUES (1, 'f79c3e09-677c-4f58-9b5a-5c6b1b0c7a21'), (2, null)")
+      createTable(t, NestedField.required(1, "id", LongType.get),
+        NestedField.optional(2, "s", StructType.of(NestedField.optional(3, "u", UUIDType.get))))(
+        _ => org.apache.iceberg.PartitionSpec.unpartitioned())
+      spark.sql(s"INSERT INTO $t VALUES (1, named_struct('u', 'f79c3e09-677c-4f58-9b5a-5c6b1b0c7a21')), (2, null)")
     }
     assert(census(reason) == before + 1)
   }

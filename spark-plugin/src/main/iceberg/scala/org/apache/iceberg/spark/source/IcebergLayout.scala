@@ -60,21 +60,24 @@ object IcebergLayout {
    * a column type, an input column whose Spark type is not the table's, or a property.
    */
   def unsupported(schema: Schema, dsSchema: StructType, props: Map[String, String]): Option[String] =
-    schema.columns().asScala.iterator.flatMap(f => unsupportedType(f.name, f.`type`)).find(_ => true)
+    schema.columns().asScala.iterator.flatMap { f =>
+      // A top-level uuid's strings become their 16 bytes in the JVM (UuidBytes).
+      if (f.`type`.typeId == Type.TypeID.UUID) None else unsupportedType(f.name, f.`type`)
+    }.find(_ => true)
       .orElse(inputTypes(schema, dsSchema))
       .orElse(properties(props, schema).left.toOption)
 
   private def unsupportedType(path: String, t: Type): Option[String] = t.typeId match {
     case Type.TypeID.BOOLEAN | Type.TypeID.INTEGER | Type.TypeID.LONG | Type.TypeID.FLOAT |
          Type.TypeID.DOUBLE | Type.TypeID.DATE | Type.TypeID.TIMESTAMP | Type.TypeID.STRING |
-         Type.TypeID.BINARY | Type.TypeID.DECIMAL => None
+         Type.TypeID.BINARY | Type.TypeID.DECIMAL | Type.TypeID.FIXED => None
     case Type.TypeID.STRUCT => t.asStructType.fields.asScala.iterator
       .flatMap(f => unsupportedType(s"$path.${f.name}", f.`type`)).find(_ => true)
     case Type.TypeID.LIST => unsupportedType(s"$path.element", t.asListType.elementType)
     case Type.TypeID.MAP => unsupportedType(s"$path.key", t.asMapType.keyType)
       .orElse(unsupportedType(s"$path.value", t.asMapType.valueType))
-    // uuid (a string in Spark's rows, 16 bytes in the file), fixed, time, timestamp_ns, variant,
-    // geometry, geography, unknown.
+    // uuid in a struct, list or map (a string in Spark's rows, 16 bytes in the file), time,
+    // timestamp_ns, variant, geometry, geography, unknown.
     case _ => Some(s"Iceberg type $t of column '$path'")
   }
 
@@ -137,7 +140,10 @@ object IcebergLayout {
       columns.sortBy(_._1))
   }
 
-  /** The layout of the table's data files; `unsupported` said None for the same arguments. */
+  /**
+   * The layout of the table's data files, for rows whose top-level uuid columns are their bytes
+   * ([[UuidBytes.rowSchema]]); `unsupported` said None for the same arguments.
+   */
   def apply(schema: Schema, dsSchema: StructType, props: Map[String, String]): SparkParquetLayout = {
     // Iceberg's Parquet schema in its shaded parquet-java, as text (field ids included) into ours.
     val message = MessageTypeParser.parseMessageType(ParquetSchemaUtil.convert(schema, "table").toString)
@@ -146,8 +152,8 @@ object IcebergLayout {
     properties(props, schema).fold(e => throw new IllegalArgumentException(e), identity)
       .foreach { case (k, v) => b.property(k, v) }
     b.keyValueMetadata(SchemaKey, SchemaParser.toJson(schema))
-    SparkParquetLayout(dsSchema, parquetSchema, parquetSchema.rowTypes(),
-      parquetSchema.columns().asScala.map(_.decimalPrecision()).toArray, b.build(),
+    SparkParquetLayout(UuidBytes.rowSchema(schema, dsSchema), parquetSchema, parquetSchema.rowTypes(),
+      parquetSchema.columns().asScala.map(_.rowArgument()).toArray, b.build(),
       // Iceberg writes dates and timestamps as they are (proleptic Gregorian).
       SparkRebase(LegacyBehaviorPolicy.CORRECTED, LegacyBehaviorPolicy.CORRECTED, "UTC"))
   }

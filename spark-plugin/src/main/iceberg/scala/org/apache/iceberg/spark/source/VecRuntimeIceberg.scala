@@ -377,6 +377,7 @@ final class NativeDataWriter(
   private val layout: SparkParquetLayout =
     IcebergLayout(writeSchema, dsSchema, table.properties.asScala.toMap ++ writeProperties)
   private val metricsConfig = MetricsConfig.forTable(table)
+  private val uuids = UuidBytes.projection(writeSchema, dsSchema)
   private val context = {
     val conf = new Configuration(false)
     settings.foreach { case (k, v) => conf.set(k, v) }
@@ -402,14 +403,14 @@ final class NativeDataWriter(
     private val floats = new FloatMetrics(writeSchema)
     private var finishing = false
     private var tail: VecRuntimeFooters.Tail = _
-    val writer = new VectorParquetOutputWriter(location, dsSchema, context, manyFiles,
+    val writer = new VectorParquetOutputWriter(location, layout.sparkSchema, context, manyFiles,
       target = Some(FileTarget(layout, () => {
         tail = new VecRuntimeFooters.Tail(stream(file), () => finishing)
         tail
       })))
 
     def write(row: InternalRow): Unit = {
-      writer.write(row)
+      writer.write(if (uuids.isEmpty) row else uuids.get(row))
       if (!floats.isEmpty) floats.update(row)
     }
 

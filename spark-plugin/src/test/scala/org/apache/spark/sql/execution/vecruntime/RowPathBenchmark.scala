@@ -37,7 +37,7 @@ object RowPathBenchmark {
     conf.set(SQLConf.PARQUET_FIELD_ID_WRITE_ENABLED.key, "false")
     val layout = SparkParquetLayout(conf, schema)
     val types = layout.rowTypes
-    val precisions = layout.decimalPrecisions
+    val precisions = layout.rowArguments
     val batch = new RowBatch(batchRows, 4 << 20)
     val vectors: Array[WritableColumnVector] =
       OffHeapColumnVector.allocateColumns(batchRows, schema).map(v => v: WritableColumnVector)
