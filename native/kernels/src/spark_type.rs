@@ -184,7 +184,8 @@ pub enum Storage {
     I64,
     F32,
     F64,
-    /// Big-endian bytes of this width a value: INT96 and FIXED_LEN_BYTE_ARRAY decimals.
+    /// Bytes of this width a value: INT96, FIXED_LEN_BYTE_ARRAY decimals (big-endian) and
+    /// fixed-width binaries. A null keeps its zeroed room.
     Fixed(usize),
     /// Bytes and offsets: strings, binaries, geospatial values.
     Var,

@@ -1,4 +1,5 @@
-//! What FIXED_LEN_BYTE_ARRAY (wide decimals) and INT96 chunks do differently from BYTE_ARRAY:
+//! What FIXED_LEN_BYTE_ARRAY (wide decimals, fixed binaries, UUIDs) and INT96 chunks do
+//! differently from BYTE_ARRAY:
 //! values are sliced at a fixed width, plain-encoded without a length prefix, and fall back to
 //! DELTA_BYTE_ARRAY (FLBA), BYTE_STREAM_SPLIT (FLBA on request) or PLAIN (INT96, and all of
 //! them in v1).

@@ -119,6 +119,9 @@ final class TestData {
         b = b.as(LogicalTypeAnnotation.timeType(c.b != 0,
             c.a == 0 ? LogicalTypeAnnotation.TimeUnit.MILLIS : LogicalTypeAnnotation.TimeUnit.MICROS));
         break;
+      case SchemaCodes.LOGICAL_UUID:
+        b = b.as(LogicalTypeAnnotation.uuidType());
+        break;
       default:
         break;
     }

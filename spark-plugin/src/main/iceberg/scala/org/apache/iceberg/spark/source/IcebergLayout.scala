@@ -9,7 +9,7 @@ import io.vecruntime.spark.{SparkParquetLayout, SparkRebase}
 import org.apache.iceberg.{Schema, SchemaParser}
 import org.apache.iceberg.parquet.ParquetSchemaUtil
 import org.apache.iceberg.spark.SparkSchemaUtil
-import org.apache.iceberg.types.Type
+import org.apache.iceberg.types.{Type, Types}
 import org.apache.parquet.schema.MessageTypeParser
 
 import org.apache.spark.sql.internal.LegacyBehaviorPolicy
@@ -67,7 +67,15 @@ object IcebergLayout {
       .orElse(inputTypes(schema, dsSchema))
       .orElse(properties(props, schema).left.toOption)
 
+  /**
+   * The widest fixed column written natively: a batch's rows keep a fixed column's values at
+   * its width, nulls included (16 MiB at this width for 4,096 rows).
+   */
+  private val MaxFixedWidth = 4096
+
   private def unsupportedType(path: String, t: Type): Option[String] = t.typeId match {
+    case Type.TypeID.FIXED if t.asInstanceOf[Types.FixedType].length > MaxFixedWidth =>
+      Some(s"Iceberg type $t of column '$path', wider than $MaxFixedWidth bytes")
     case Type.TypeID.BOOLEAN | Type.TypeID.INTEGER | Type.TypeID.LONG | Type.TypeID.FLOAT |
          Type.TypeID.DOUBLE | Type.TypeID.DATE | Type.TypeID.TIMESTAMP | Type.TypeID.STRING |
          Type.TypeID.BINARY | Type.TypeID.DECIMAL | Type.TypeID.FIXED => None
