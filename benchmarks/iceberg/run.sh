@@ -5,7 +5,8 @@
 # with dsdgen (duckdb's tpcds extension, into .venv), then runs IcebergWriteBenchmark, each
 # launch a local[2] session with writers alternating within it:
 #   1. Iceberg's writer against the plugin, the table cached: flat and days(ss_sold_date), zstd
-#      (Iceberg's default) and snappy;
+#      (Iceberg's default) and snappy; with `read`, Spark's noop sink on the same rows: what
+#      producing them costs both writers;
 #   2. the same with file: served without chmod processes to both writers (CHMOD_FREE=1): the
 #      writers' own difference, days(...) being 3,600 files;
 #   3. Iceberg's writer and the plugin reading the Parquet file in the timed job, in launches
@@ -32,9 +33,9 @@ ICEBERG_1_11=$M2/org/apache/iceberg/iceberg-spark-runtime-4.1_2.13/1.11.0/iceber
 MAIN=io.vecruntime.spark.bench.IcebergWriteBenchmark
 export SPARK_DRIVER_MEMORY=${SPARK_DRIVER_MEMORY:-8g}
 echo "== 1. cached"
-scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime cached
+scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime,read cached
 echo "== 2. cached, file: without chmod processes"
-CHMOD_FREE=1 scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime cached
+CHMOD_FREE=1 scripts/spark-run.sh $MAIN "$DATA" "$RUNS" iceberg,vecruntime,read cached
 echo "== 3. from the Parquet file: Iceberg's writer and the plugin, launches alternating with Comet's"
 RESULTS=$(mktemp)
 for run in $(seq "$RUNS"); do

@@ -20,9 +20,11 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * past inodes freed in the last 30 seconds, which would slow the next run's 3,600 files; the
  * partitioned case starts no sooner than 35 seconds after the launch deleted the last one's.
  * With `RESULTS=file` each measured run is appended to it; `summary file` prints the medians
- * of every writer in it (launches alternating: Comet needs its own launch).
+ * of every writer in it (launches alternating: Comet needs its own launch). The writer `read`
+ * is Spark's `noop` sink on the same rows: what producing them costs every writer (the cache's
+ * row decoding, or the scan), so that each writer's own time is its time beyond it.
  *
- * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime | comet) input(cached|file)
+ * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime[,read] | comet) input(cached|file)
  * [cases=flat,days] [codecs=zstd,snappy]`, or `summary results-file`.
  */
 object IcebergWriteBenchmark {
@@ -85,7 +87,10 @@ object IcebergWriteBenchmark {
         if (name == "days") Thread.sleep(math.max(0L, 35000L - (System.nanoTime() - deleted) / 1000000))
         val perWriter = writers.map(_ -> scala.collection.mutable.Buffer[TableRun]()).toMap
         // One unmeasured round, then the runs, writers alternating.
-        for (run <- 0 to runs; writer <- writers) {
+        for (run <- 0 to runs; writer <- writers) if (writer == "read") {
+          val (wall, cpu) = withPlugin(writer)(meter.measure(df.write.format("noop").mode("overwrite").save()))
+          if (run > 0) perWriter(writer) += TableRun(wall, cpu, 0)
+        } else {
           val table = s"bench.db.${name}_${codec}_${writer}_$run"
           val partitioning = if (name == "days") "PARTITIONED BY (days(ss_sold_date))" else ""
           spark.sql(s"CREATE TABLE $table (${df.schema.toDDL}) USING iceberg $partitioning " +
@@ -116,7 +121,7 @@ object IcebergWriteBenchmark {
       println(f"| $name | $w | ${r.wall}%.2f s | ${r.cpu}%.2f s | ${r.bytes}%,d |")
     }
     // vecruntime against each other writer.
-    val peers = results.flatMap(_._2.map(_._1)).distinct.filter(_ != "vecruntime")
+    val peers = results.flatMap(_._2.map(_._1)).distinct.filter(w => w != "vecruntime" && w != "read")
     if (results.forall(_._2.exists(_._1 == "vecruntime")) && peers.nonEmpty) {
       println()
       println("| case | " + peers.map(p => s"vecruntime vs $p: speed-up | CPU: x less | bytes").mkString(" | ") + " |")
@@ -127,6 +132,19 @@ object IcebergWriteBenchmark {
         println(s"| $name | " + peers.map { p =>
           m.get(p).fold(" |  | ")(a => f"${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f")
         }.mkString(" | ") + " |")
+      }
+      // Each writer's own time: its time beyond producing the rows (the `read` run).
+      if (results.forall(_._2.exists(_._1 == "read"))) {
+        println()
+        println("| case | " + peers.map(p => s"beyond the read: vecruntime vs $p").mkString(" | ") + " |")
+        println("|---|" + peers.map(_ => "--:|").mkString)
+        for ((name, ws) <- results) {
+          val m = ws.toMap
+          val (b, read) = (m("vecruntime"), m("read"))
+          println(s"| $name | " + peers.map { p =>
+            m.get(p).fold("")(a => f"${(a.wall - read.wall) / (b.wall - read.wall)}%.2fx")
+          }.mkString(" | ") + " |")
+        }
       }
     }
   }
