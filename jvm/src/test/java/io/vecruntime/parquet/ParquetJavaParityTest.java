@@ -106,13 +106,14 @@ class ParquetJavaParityTest {
           b[r.nextInt(5)] = (byte) r.nextInt(4);
           return b;
         }),
-        // First bytes of 0x80 and up too: unsigned order, not signed. (Mostly zeros: random
-        // bytes leave too little for the codecs, whose compressed sizes then cut row groups
-        // a row apart from parquet-java's.)
+        // Bytes of 0x80 and up, first and second: unsigned order, not signed, beyond the first
+        // byte too. (Mostly zeros: random bytes leave too little for the codecs, whose
+        // compressed sizes then cut row groups a row apart from parquet-java's.)
         nulls(0.1, (i, r) -> {
           byte[] b = new byte[16];
-          b[0] = (byte) r.nextInt(256);
-          b[1 + r.nextInt(15)] = (byte) r.nextInt(4);
+          b[0] = (byte) (r.nextInt(4) * 0x55);
+          b[1] = (byte) new int[] {0, 1, 0x80, 0xff}[r.nextInt(4)];
+          b[2 + r.nextInt(14)] = (byte) r.nextInt(4);
           return b;
         }),
         nulls(0.1, (i, r) -> {

@@ -69,7 +69,7 @@ object IcebergLayout {
 
   /**
    * The widest fixed column written natively: a batch's rows keep a fixed column's values at
-   * its width, nulls included (16 MiB at this width for 4,096 rows).
+   * its width, nulls included (16 MiB at this width for the default 4,096 rows a batch).
    */
   private val MaxFixedWidth = 4096
 
@@ -84,8 +84,8 @@ object IcebergLayout {
     case Type.TypeID.LIST => unsupportedType(s"$path.element", t.asListType.elementType)
     case Type.TypeID.MAP => unsupportedType(s"$path.key", t.asMapType.keyType)
       .orElse(unsupportedType(s"$path.value", t.asMapType.valueType))
-    // uuid in a struct, list or map (a string in Spark's rows, 16 bytes in the file), time,
-    // timestamp_ns, variant, geometry, geography, unknown.
+    // uuid in a struct, list or map (a string in Spark's rows, 16 bytes in the file), variant,
+    // geometry, geography, unknown. (Iceberg's Spark integration writes no time or timestamp_ns.)
     case _ => Some(s"Iceberg type $t of column '$path'")
   }
 
