@@ -50,10 +50,13 @@ object UuidBytes {
   private case class ToBytes(child: Expression) extends UnaryExpression with CodegenFallback {
     override def dataType: DataType = BinaryType
 
+    // One buffer for every value, as Iceberg's UUIDWriter: the projection copies it into its row.
+    // (A task's projection, and so this expression, is used by that task's thread only.)
+    private val bytes = ByteBuffer.allocate(16)
+
     override protected def nullSafeEval(input: Any): Any = {
       val uuid = UUID.fromString(input.toString)
-      ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits)
-        .putLong(uuid.getLeastSignificantBits).array()
+      bytes.putLong(0, uuid.getMostSignificantBits).putLong(8, uuid.getLeastSignificantBits).array()
     }
 
     override protected def withNewChildInternal(newChild: Expression): Expression =
