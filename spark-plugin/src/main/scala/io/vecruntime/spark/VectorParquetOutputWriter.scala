@@ -307,17 +307,20 @@ class VectorParquetOutputWriter(
     }
   }
 
-  /** Rows taken so far (those of a columnar batch once copied). */
-  def rowCount: Long = rows
+  /** Rows taken so far, those of a columnar batch not yet copied included. */
+  def rowCount: Long = rows + (pendingEnd - pendingStart)
 
   /**
    * The file's bytes so far, those held natively and the rows waiting in the batch (their row
    * bytes, as an estimate of their encoded size) included: what a table format rolls its files
-   * by, as parquet-java's writer's length counts its buffered pages.
+   * by, as parquet-java's writer's length counts its buffered pages. The rows taken from a
+   * columnar batch are copied first, so that they count.
    */
-  def length: Long =
+  def length: Long = {
+    if (pendingBatch != null) copyPending()
     if (writer == null) finalLength + bufferedBytes
     else writer.bytesWritten() + writer.nativeBytesHeld() + bufferedBytes
+  }
 
   /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */
   private def endRowGroup(): Unit = if (writer != null && writer.isOpen) {
@@ -371,6 +374,8 @@ class VectorParquetOutputWriter(
     ColumnarInput.unregister(this)
     buffers.foreach(_.unregister(this))
     pendingBatch = null
+    pendingStart = 0
+    pendingEnd = 0
     if (columns != null) columns.close()
     columns = null
     // The native writer holds the file's stream (and its buffer) until dropped: Spark's memory

@@ -416,6 +416,25 @@ class IcebergWriteSuite extends VecRuntimeSparkSession {
     }
   }
 
+  test("a columnar query (a Parquet scan, a cached table) is read batch by batch", IcebergMainLine) {
+    val src = newDir("iceberg-columnar-source")
+    rowsDf().selectExpr("id", "k", "s", "d", "f", "day", "ts", "ntz", "amount", "wide", "flag", "bin")
+      .write.parquet(src)
+    val scan = spark.read.parquet(src)
+    val plan = table("columnar_plan")
+    spark.sql(s"CREATE TABLE $plan (${scan.schema.toDDL}) USING iceberg")
+    assert(planOf(scan.writeTo(plan).append()).exists(_.isInstanceOf[ColumnarInputExec]))
+    buildBoth("columnar_scan")(t => scan.writeTo(t).using("iceberg").create())
+    val cached = scan.cache()
+    try {
+      buildBoth("columnar_cached")(t => cached.writeTo(t).using("iceberg").create())
+      // Rolling counts the rows taken from a batch.
+      val source = newDir("iceberg-columnar-rolling")
+      spark.range(0, 60000, 1, 1).selectExpr("id", "sha2(cast(id as string), 256) as s").write.parquet(source)
+      assertRollsAsIceberg("columnar_rolling", spark.read.parquet(source))
+    } finally cached.unpersist()
+  }
+
   test("what the native writer cannot write keeps Iceberg's writer, with the reason counted", IcebergMainLine) {
     val reason = "fallback (Iceberg): Iceberg type uuid of column 's.u'"
     val before = census(reason)

@@ -4,7 +4,7 @@ import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.vecruntime.spark.{FileTarget, LocalFiles, SparkParquetLayout, TableFormatPlanHook, VecRuntimeConf, VectorParquetOutputWriter, WriteCensus}
+import io.vecruntime.spark.{ColumnarInputExec, FileTarget, LocalFiles, SparkParquetLayout, TableFormatPlanHook, VecRuntimeConf, VectorParquetOutputWriter, VectorWriteRule, WriteCensus}
 import io.vecruntime.spark.shims.{CommitSummary, DelegatingWriteMetrics}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -63,7 +63,9 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
   override def rewrite(plan: SparkPlan, conf: SQLConf): SparkPlan = plan.transformUp {
     case n @ (_: AppendDataExec | _: OverwriteByExpressionExec | _: OverwritePartitionsDynamicExec |
         _: ReplaceDataExec) =>
-      replacing(n) { case w: SparkWrite => new NativeIcebergWrite(w, reason(w, conf), settings(conf)) }
+      columnarInput(replacing(n) { case w: SparkWrite =>
+        new NativeIcebergWrite(w, reason(w, conf), settings(conf), oneFileAtATime(w))
+      }, conf)
     case n: WriteDeltaExec =>
       replacing(n) { case w: SparkPositionDeltaWrite => new NativeDeltaWrite(w, reason(w, conf), settings(conf)) }
     // The streaming sink's micro-batches.
@@ -72,6 +74,27 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
         new NativeMicroBatchWrite(m, reason(outer(m.writeSupport).get, conf), settings(conf))
       }
   }
+
+  /**
+   * A native write whose task writes one file at a time (an unpartitioned output spec, or
+   * clustered partitions) over a columnar query reads the query's batches: the native writer
+   * copies their columns in bulk instead of taking Spark's rows one by one.
+   */
+  private def columnarInput(n: SparkPlan, conf: SQLConf): SparkPlan = {
+    val oneFile = n.productIterator.exists {
+      case w: NativeIcebergWrite => w.reason.isEmpty && w.oneFileAtATime
+      case _ => false
+    }
+    if (!oneFile) n
+    else VectorWriteRule.columnarChild(n.children.head, conf)
+      .fold(n)(batches => n.withNewChildren(Seq(ColumnarInputExec(batches))))
+  }
+
+  private def oneFileAtATime(w: SparkWrite): Boolean =
+    try {
+      !field[Boolean](w, "useFanoutWriter") ||
+        field[Table](w, "table").specs.get(field[Int](w, "outputSpecId")).isUnpartitioned
+    } catch { case _: ReflectiveOperationException => false }
 
   /**
    * The node with the argument `f` takes replaced by what it gives (the nodes' fields differ
@@ -149,7 +172,8 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
 final class NativeIcebergWrite(
     val iceberg: SparkWrite,
     val reason: Option[String],
-    settings: Map[String, String])
+    settings: Map[String, String],
+    val oneFileAtATime: Boolean)
   extends DelegatingWriteMetrics {
   override protected def delegate: Write = iceberg
   override def description(): String = iceberg.description()
