@@ -3,6 +3,7 @@ package io.vecruntime.spark
 import io.vecruntime.parquet.{ColumnBuffers, RowType, VectorBuffers}
 
 import org.apache.spark.sql.catalyst.util.RebaseDateTime
+import org.apache.spark.sql.execution.columnar.vecruntime.CachedColumnVector
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector
 import org.apache.spark.sql.internal.LegacyBehaviorPolicy
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
@@ -10,7 +11,8 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 /**
  * Rows [start, start + n) of a Spark ColumnarBatch into the off-heap column buffers the native
  * writer reads, converting values as Spark's ParquetWriteSupport does. Ints, longs, floats,
- * doubles and narrow decimals of Spark's own vectors are copied in bulk.
+ * doubles and narrow decimals of Spark's own vectors are copied in bulk, those of a cached
+ * table's ([[CachedColumnVector]]) straight from its arrays.
  */
 object ColumnarCopy {
   private val JulianDayOfEpoch = 2440588L
@@ -55,7 +57,7 @@ object ColumnarCopy {
       precision: Int,
       dataType: org.apache.spark.sql.types.DataType,
       refuse: Refuse): Unit = {
-    val bulk = v.isInstanceOf[WritableColumnVector]
+    val bulk = v.isInstanceOf[WritableColumnVector] || v.isInstanceOf[CachedColumnVector]
     val nulls = v.hasNull
     val refused = refuse(t)
     // A value before Spark's threshold in a row that is not null; the smallest values are rare,
@@ -78,25 +80,27 @@ object ColumnarCopy {
     }
     t match {
       case RowType.INT | RowType.DATE =>
-        val days = v.getInts(start, n)
+        val (days, from) = ints(v, start, n)
         if (refused) {
           var r = 0
-          while (r < n) { ancient(days(r) < RebaseDateTime.lastSwitchGregorianDay, r); r += 1 }
+          while (r < n) { ancient(days(from + r) < RebaseDateTime.lastSwitchGregorianDay, r); r += 1 }
         }
-        out.setInts(0, days, 0, n); clearNulls()
+        out.setInts(0, days, from, n); clearNulls()
       case RowType.DECIMAL if precision <= 9 && bulk =>
-        out.setInts(0, v.getInts(start, n), 0, n); clearNulls()
+        val (unscaled, from) = ints(v, start, n)
+        out.setInts(0, unscaled, from, n); clearNulls()
       case RowType.DECIMAL if precision <= 9 =>
         eachValid(r => out.setInt(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong.toInt))
       case RowType.LONG | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_NTZ =>
-        val longs = v.getLongs(start, n)
+        val (micros, from) = longs(v, start, n)
         if (refused) {
           var r = 0
-          while (r < n) { ancient(longs(r) < RebaseDateTime.lastSwitchGregorianTs, r); r += 1 }
+          while (r < n) { ancient(micros(from + r) < RebaseDateTime.lastSwitchGregorianTs, r); r += 1 }
         }
-        out.setLongs(0, longs, 0, n); clearNulls()
+        out.setLongs(0, micros, from, n); clearNulls()
       case RowType.DECIMAL if precision <= 18 && bulk =>
-        out.setLongs(0, v.getLongs(start, n), 0, n); clearNulls()
+        val (unscaled, from) = longs(v, start, n)
+        out.setLongs(0, unscaled, from, n); clearNulls()
       case RowType.DECIMAL if precision <= 18 =>
         eachValid(r => out.setLong(r, v.getDecimal(start + r, precision, scale(dataType)).toUnscaledLong))
       case RowType.DECIMAL =>
@@ -110,8 +114,16 @@ object ColumnarCopy {
             out.setBytes(r, padded)
           }
         }
-      case RowType.FLOAT => out.setFloats(0, v.getFloats(start, n), 0, n); clearNulls()
-      case RowType.DOUBLE => out.setDoubles(0, v.getDoubles(start, n), 0, n); clearNulls()
+      case RowType.FLOAT => v match {
+          case c: CachedColumnVector => out.setFloats(0, c.floats, start, n)
+          case _ => out.setFloats(0, v.getFloats(start, n), 0, n)
+        }
+        clearNulls()
+      case RowType.DOUBLE => v match {
+          case c: CachedColumnVector => out.setDoubles(0, c.doubles, start, n)
+          case _ => out.setDoubles(0, v.getDoubles(start, n), 0, n)
+        }
+        clearNulls()
       case RowType.BOOLEAN => eachValid(r => out.setBoolean(r, v.getBoolean(start + r)))
       case RowType.BYTE => eachValid(r => out.setInt(r, v.getByte(start + r)))
       case RowType.SHORT => eachValid(r => out.setInt(r, v.getShort(start + r)))
@@ -140,6 +152,17 @@ object ColumnarCopy {
       case RowType.GEOMETRY | RowType.GEOGRAPHY | RowType.FIXED_BINARY =>
         throw new IllegalStateException(s"$t columns are not copied from column vectors")
     }
+  }
+
+  /** Rows [start, start + n) of an int column: an array and the index of its row `start`. */
+  private def ints(v: ColumnVector, start: Int, n: Int): (Array[Int], Int) = v match {
+    case c: CachedColumnVector => (c.ints, start)
+    case _ => (v.getInts(start, n), 0)
+  }
+
+  private def longs(v: ColumnVector, start: Int, n: Int): (Array[Long], Int) = v match {
+    case c: CachedColumnVector => (c.longs, start)
+    case _ => (v.getLongs(start, n), 0)
   }
 
   private def scale(t: org.apache.spark.sql.types.DataType): Int = t match {

@@ -14,6 +14,9 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
 import org.apache.spark.sql.execution.{CoalesceExec, ColumnarToRowExec, SortExec, SparkPlan, WholeStageCodegenExec}
+import org.apache.spark.sql.execution.adaptive.QueryStageExec
+import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
+import org.apache.spark.sql.execution.columnar.vecruntime.CachedColumnsExec
 import org.apache.spark.sql.execution.command.DataWritingCommandExec
 import org.apache.spark.sql.execution.datasources.{FileFormat, InsertIntoHadoopFsRelationCommand, V1WritesUtils, WriteFilesExec}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions}
@@ -121,7 +124,8 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 object VectorWriteRule {
   /**
    * The columnar plan whose batches the native writer reads in place of `plan`'s rows: a
-   * `ColumnarToRowExec`'s child (through a coalesce into fewer partitions), unless the setting
+   * `ColumnarToRowExec`'s child or a cached table Spark reads as rows only ([[CachedColumnsExec]]),
+   * through a coalesce into fewer partitions, unless the setting
    * is off or a column is converted from rows only: nested columns, geospatial ones (WKB
    * re-encoded), writeLegacyFormat's decimals and LEGACY-rebased datetimes (EXCEPTION checks
    * batches too: ColumnarCopy).
@@ -136,6 +140,12 @@ object VectorWriteRule {
     def batches(p: SparkPlan): Option[SparkPlan] = p match {
       case ColumnarToRowExec(c) => Some(c)
       case WholeStageCodegenExec(ColumnarToRowExec(c)) => Some(c)
+      case scan: InMemoryTableScanExec if CachedColumnsExec.decodable(scan) => Some(CachedColumnsExec(scan))
+      // Under adaptive execution (a V1 write's plan, where Spark wraps the cache's scan).
+      case stage: QueryStageExec => stage.plan match {
+        case scan: InMemoryTableScanExec if CachedColumnsExec.decodable(scan) => Some(CachedColumnsExec(scan))
+        case _ => None
+      }
       case _ => None
     }
     if (!VecRuntimeConf.columnarInput(conf) || rowsOnly) None

@@ -65,4 +65,47 @@ trait AllTypesData { this: VecRuntimeSparkSession =>
 
   def allTypesDf(n: Int = 2000): DataFrame =
     spark.createDataFrame(spark.sparkContext.parallelize(allTypesRows(n), 3), allTypes)
+
+  /**
+   * A table Spark's cache stores in each of its compression schemes (runs, dictionaries, deltas,
+   * bit sets, values as they are) and reads back as rows only (dates, timestamps, decimals):
+   * `n` rows in 2 partitions, some columns with nulls, one null in its first 3,000 rows.
+   */
+  def cacheSchemesDf(n: Int): DataFrame = spark.range(0, n, 1, 2).selectExpr(
+    "cast(id / 100 as int) as i_runs",
+    "if(id % 13 = 0, null, pmod(hash(id), 50)) as i_dict",
+    "cast(id * 7 as int) as i_delta",
+    "if(id % 5 = 0, null, hash(id)) as i_plain",
+    "cast(id / 100 as bigint) as l_runs",
+    "cast(pmod(hash(id), 50) as bigint) * 10000000000 as l_dict",
+    "if(id % 17 = 0, null, id * 7 - 5000000000) as l_delta",
+    "hash(id) * 3000000000 as l_plain",
+    "id % 3 = 0 as bits",
+    "if(id % 11 = 0, null, id < 7000) as bool_runs",
+    "cast(id / 500 % 100 as tinyint) as i8_runs",
+    "cast(hash(id) % 100 as tinyint) as i8",
+    "if(id % 7 = 0, null, cast(hash(id) % 30000 as smallint)) as i16",
+    "cast(id / 300 as smallint) as i16_runs",
+    "if(id % 9 = 0, null, cast(hash(id) as float) / 7) as f",
+    "cast(id as double) / 3 as d",
+    "date_add(date'1970-01-01', cast(id / 37 as int) - 20000) as day",
+    "if(id < 3000, null, timestamp_micros(id * 1000003 - 5000000000000)) as ts",
+    "cast(timestamp_seconds(id / 10) as timestamp_ntz) as ntz",
+    "if(id % 19 = 0, null, cast(hash(id) % 10000000 / 100.0 as decimal(9, 2))) as dec9",
+    "cast(id / 100.0 - 40 as decimal(7, 2)) as dec7",
+    "cast(cast(hash(id) as bigint) * 1003 as decimal(18, 4)) as dec18",
+    "if(id % 23 = 0, null, cast(id as decimal(10, 0))) as dec10")
+
+  /** The compression scheme ids (`CompressionScheme.typeId`) of every column cached for `df`. */
+  def cachedSchemes(df: DataFrame): Set[Int] = {
+    val relation = df.queryExecution.optimizedPlan.collectFirst {
+      case r: org.apache.spark.sql.execution.columnar.InMemoryRelation => r
+    }.get
+    relation.cacheBuilder.cachedColumnBuffers.collect().toSeq.flatMap { b =>
+      b.asInstanceOf[org.apache.spark.sql.execution.columnar.DefaultCachedBatch].buffers.toSeq.map { bytes =>
+        val buf = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.nativeOrder())
+        buf.getInt(4 + 4 * buf.getInt(0))
+      }
+    }.toSet
+  }
 }

@@ -5,6 +5,7 @@ import java.io.File
 import scala.jdk.CollectionConverters._
 
 import io.vecruntime.parquet.{ColumnarParquetWriter, NativeBuffer}
+import org.apache.spark.sql.execution.columnar.vecruntime.CachedColumnsExec
 
 import org.scalatest.concurrent.Eventually._
 import org.scalatest.time.{Millis, Seconds, Span}
@@ -206,6 +207,31 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
       val plan = planOf(spark.read.parquet(src).write.parquet(newDir("rows-plan")))
       assert(usesVecRuntime(plan) && !columnar(plan))
     }
+  }
+
+  test("a cached table Spark reads as rows only is decoded batch by batch") {
+    def decoded(plan: org.apache.spark.sql.execution.SparkPlan) = nodesOf(plan).exists(_.isInstanceOf[CachedColumnsExec])
+    // Batches of 3,000 rows: a partition's last one shorter; nulls spread over every scheme.
+    val cached = withConf("spark.sql.inMemoryColumnarStorage.batchSize" -> "3000") {
+      val df = cacheSchemesDf(20000).cache()
+      df.count()
+      df
+    }
+    try {
+      assert(cachedSchemes(cached) == (0 to 5).toSet, "every compression scheme of Spark's cache")
+      compareWriters("cached-schemes")(cached)
+      assert(decoded(planOf(cached.write.parquet(newDir("cached-plan")))))
+      // Files rolled in the middle of a batch: the rows from there on.
+      val (rolled, _) = compareWriters("cached-rolled",
+        (df, dir) => df.write.option("maxRecordsPerFile", 777).parquet(dir))(cached)
+      assert(dataFiles(rolled).size == 26)
+    } finally cached.unpersist()
+    // A wide decimal (not stored in fixed width): Spark's rows.
+    val wide = spark.range(0, 1000).selectExpr("id", "cast(id as decimal(20, 2)) as w").cache()
+    try {
+      val plan = planOf(wide.write.parquet(newDir("cached-wide")))
+      assert(usesVecRuntime(plan) && !decoded(plan))
+    } finally wide.unpersist()
   }
 
   test("write statistics as Spark's: numFiles, numOutputRows, numOutputBytes") {

@@ -21,12 +21,15 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * partitioned case starts no sooner than 35 seconds after the launch deleted the last one's.
  * With `RESULTS=file` each measured run is appended to it; `summary file` prints the medians
  * of every writer in it (launches alternating: Comet needs its own launch). The writer `read`
- * is Spark's `noop` sink on the same rows: what producing them costs every writer (the cache's
- * row decoding, or the scan); the writers' time beyond it still holds Iceberg's plan and commit
- * (and the partitioned write's shuffle), the same for both.
+ * is Spark's `noop` sink on the same rows: what producing them costs (the cache's row decoding,
+ * or the scan), which Iceberg's writer pays, and the plugin too except where it decodes the
+ * cached batches itself (the flat write: `CachedColumnsExec`); the writers' time beyond it
+ * still holds Iceberg's plan and commit (and the partitioned write's shuffle), the same for
+ * both. The writer `vecruntime_rows` is the plugin with columnar input off
+ * (`spark.vecruntime.write.columnarInput.enabled=false`): the cache read as Spark's rows.
  *
- * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime[,read] | comet) input(cached|file)
- * [cases=flat,days] [codecs=zstd,snappy]`, or `summary results-file`.
+ * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime[,vecruntime_rows][,read] | comet)
+ * input(cached|file) [cases=flat,days] [codecs=zstd,snappy]`, or `summary results-file`.
  */
 object IcebergWriteBenchmark {
   import LocalSpark.{deleteRecursively, parquetFiles}
@@ -81,8 +84,14 @@ object IcebergWriteBenchmark {
         s"local[2]; Iceberg ${org.apache.iceberg.IcebergBuild.version()}; median of $runs runs" +
         (if (LocalSpark.fileSystem.nonEmpty) "; file: without chmod processes for every writer" else ""))
       def withPlugin[T](writer: String)(f: => T): T = {
-        if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, (writer == "vecruntime").toString)
-        try f finally if (!comet) spark.conf.set(VecRuntimeConf.ENABLED, "true")
+        if (!comet) {
+          spark.conf.set(VecRuntimeConf.ENABLED, writer.startsWith("vecruntime").toString)
+          spark.conf.set(VecRuntimeConf.COLUMNAR_INPUT, (writer != "vecruntime_rows").toString)
+        }
+        try f finally if (!comet) {
+          spark.conf.set(VecRuntimeConf.ENABLED, "true")
+          spark.conf.set(VecRuntimeConf.COLUMNAR_INPUT, "true")
+        }
       }
       val results = for (name <- cases; codec <- codecs) yield {
         if (name == "days") Thread.sleep(math.max(0L, 35000L - (System.nanoTime() - deleted) / 1000000))
