@@ -6,7 +6,8 @@
 # launch a local[2] session with writers alternating within it:
 #   1. Iceberg's writer against the plugin, the table cached: flat and days(ss_sold_date), zstd
 #      (Iceberg's default) and snappy; with `read`, Spark's noop sink on the same rows: what
-#      producing them costs both writers;
+#      producing them costs (Iceberg's writer pays it; the plugin's flat write decodes the
+#      cache's batches itself);
 #   2. the same with file: served without chmod processes to both writers (CHMOD_FREE=1): the
 #      writers' own difference, days(...) being 3,600 files;
 #   3. Iceberg's writer and the plugin reading the Parquet file in the timed job, in launches

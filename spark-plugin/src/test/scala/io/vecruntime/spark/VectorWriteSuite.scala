@@ -226,6 +226,13 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
         (df, dir) => df.write.option("maxRecordsPerFile", 777).parquet(dir))(cached)
       assert(dataFiles(rolled).size == 26)
     } finally cached.unpersist()
+    // A cached plan with an exchange: adaptive execution wraps the cache's scan in a query stage.
+    val staged = cacheSchemesDf(6000).repartition(2).cache()
+    try {
+      staged.count()
+      compareWriters("cached-staged")(staged)
+      assert(decoded(planOf(staged.write.parquet(newDir("cached-staged-plan")))))
+    } finally staged.unpersist()
     // A wide decimal (not stored in fixed width): Spark's rows.
     val wide = spark.range(0, 1000).selectExpr("id", "cast(id as decimal(20, 2)) as w").cache()
     try {

@@ -434,6 +434,16 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
       spark.range(0, 60000, 1, 1).selectExpr("id", "sha2(cast(id as string), 256) as s").write.parquet(source)
       assertRollsAsIceberg("columnar_rolling", spark.read.parquet(source))
     } finally cached.unpersist()
+    // A fixed column from a Parquet scan (a Spark binary): read as rows, its width checked there.
+    val fixedSource = newDir("iceberg-columnar-fixed")
+    spark.range(0, 3000, 1, 2).selectExpr("id", "unhex(lpad(hex(id), 6, '0')) as f").write.parquet(fixedSource)
+    buildBoth("columnar_fixed") { t =>
+      import org.apache.iceberg.types.Types._
+      // (Optional columns: a required one would add Spark's null check over the scan's rows.)
+      createTable(t, NestedField.optional(1, "id", LongType.get), NestedField.optional(2, "f", FixedType.ofLength(3)))(
+        _ => org.apache.iceberg.PartitionSpec.unpartitioned())
+      spark.read.parquet(fixedSource).writeTo(t).append()
+    }
     // A cached table Spark reads as rows only (dates, timestamps, decimals), in every scheme
     // (bytes and shorts left out: Iceberg's ints, which Spark's write casts to).
     val schemes = cacheSchemesDf(20000).drop("i8_runs", "i8", "i16", "i16_runs").cache()

@@ -23,10 +23,9 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
  * of every writer in it (launches alternating: Comet needs its own launch). The writer `read`
  * is Spark's `noop` sink on the same rows: what producing them costs (the cache's row decoding,
  * or the scan), which Iceberg's writer pays, and the plugin too except where it decodes the
- * cached batches itself (the flat write: `CachedColumnsExec`); the writers' time beyond it
- * still holds Iceberg's plan and commit (and the partitioned write's shuffle), the same for
- * both. The writer `vecruntime_rows` is the plugin with columnar input off
- * (`spark.vecruntime.write.columnarInput.enabled=false`): the cache read as Spark's rows.
+ * cached batches itself (the flat write: `CachedColumnsExec`). The writer `vecruntime_rows` is
+ * the plugin with columnar input off (`spark.vecruntime.write.columnarInput.enabled=false`):
+ * the cache read as Spark's rows.
  *
  * Arguments: `store_sales.parquet runs writers(iceberg,vecruntime[,vecruntime_rows][,read] | comet)
  * input(cached|file) [cases=flat,days] [codecs=zstd,snappy]`, or `summary results-file`.
@@ -142,21 +141,6 @@ object IcebergWriteBenchmark {
         println(s"| $name | " + peers.map { p =>
           m.get(p).fold(" |  | ")(a => f"${a.wall / b.wall}%.2fx | ${a.cpu / b.cpu}%.2fx | ${b.bytes.toDouble / a.bytes}%.3f")
         }.mkString(" | ") + " |")
-      }
-      // The writers' time beyond producing the rows (the `read` run).
-      if (results.forall(_._2.exists(_._1 == "read"))) {
-        println()
-        println("| case | " + peers.map(p => s"beyond the read: vecruntime vs $p").mkString(" | ") + " |")
-        println("|---|" + peers.map(_ => "--:|").mkString)
-        for ((name, ws) <- results) {
-          val m = ws.toMap
-          val (b, read) = (m("vecruntime"), m("read"))
-          println(s"| $name | " + peers.map { p =>
-            m.get(p).fold("") { a =>
-              if (b.wall <= read.wall) "n/a" else f"${(a.wall - read.wall) / (b.wall - read.wall)}%.2fx"
-            }
-          }.mkString(" | ") + " |")
-        }
       }
     }
   }

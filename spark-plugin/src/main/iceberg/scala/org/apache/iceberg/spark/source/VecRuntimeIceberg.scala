@@ -15,7 +15,7 @@ import org.apache.iceberg.encryption.EncryptedOutputFile
 import org.apache.iceberg.hadoop.HadoopFileIO
 import org.apache.iceberg.io.{OutputFileFactory, WriteResult}
 import org.apache.iceberg.parquet.{ParquetUtil, VecRuntimeFooters}
-import org.apache.iceberg.types.Comparators
+import org.apache.iceberg.types.{Comparators, Type}
 import org.apache.iceberg.util.{StructLikeMap, StructLikeSet}
 
 import org.apache.spark.broadcast.Broadcast
@@ -64,7 +64,7 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
     case n @ (_: AppendDataExec | _: OverwriteByExpressionExec | _: OverwritePartitionsDynamicExec |
         _: ReplaceDataExec) =>
       columnarInput(replacing(n) { case w: SparkWrite =>
-        new NativeIcebergWrite(w, reason(w, conf), settings(conf), oneFileAtATime(w))
+        new NativeIcebergWrite(w, reason(w, conf), settings(conf), readsBatches(w))
       }, conf)
     case n: WriteDeltaExec =>
       replacing(n) { case w: SparkPositionDeltaWrite => new NativeDeltaWrite(w, reason(w, conf), settings(conf)) }
@@ -78,11 +78,12 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
   /**
    * A native write whose task writes one file at a time (an unpartitioned output spec, or
    * clustered partitions) over a columnar query reads the query's batches: the native writer
-   * copies their columns in bulk instead of taking Spark's rows one by one.
+   * copies their columns in bulk instead of taking Spark's rows one by one. Not with a fixed
+   * column: its width is checked on rows.
    */
   private def columnarInput(n: SparkPlan, conf: SQLConf): SparkPlan = {
     val oneFile = n.productIterator.exists {
-      case w: NativeIcebergWrite => w.reason.isEmpty && w.oneFileAtATime
+      case w: NativeIcebergWrite => w.reason.isEmpty && w.readsBatches
       case _ => false
     }
     if (!oneFile) n
@@ -90,10 +91,11 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
       .fold(n)(batches => n.withNewChildren(Seq(ColumnarInputExec(batches))))
   }
 
-  private def oneFileAtATime(w: SparkWrite): Boolean =
+  private def readsBatches(w: SparkWrite): Boolean =
     try {
-      !field[Boolean](w, "useFanoutWriter") ||
-        field[Table](w, "table").specs.get(field[Int](w, "outputSpecId")).isUnpartitioned
+      val fixed = field[Schema](w, "writeSchema").columns.asScala.exists(_.`type`.typeId == Type.TypeID.FIXED)
+      !fixed && (!field[Boolean](w, "useFanoutWriter") ||
+        field[Table](w, "table").specs.get(field[Int](w, "outputSpecId")).isUnpartitioned)
     } catch { case _: ReflectiveOperationException => false }
 
   /**
@@ -173,7 +175,7 @@ final class NativeIcebergWrite(
     val iceberg: SparkWrite,
     val reason: Option[String],
     settings: Map[String, String],
-    val oneFileAtATime: Boolean)
+    val readsBatches: Boolean)
   extends DelegatingWriteMetrics {
   override protected def delegate: Write = iceberg
   override def description(): String = iceberg.description()

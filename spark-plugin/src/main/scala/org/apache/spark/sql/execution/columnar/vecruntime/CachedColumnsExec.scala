@@ -72,7 +72,8 @@ object CachedColumnsExec {
    */
   def decodable(scan: InMemoryTableScanExec): Boolean =
     !scan.supportsColumnar && scan.predicates.isEmpty &&
-      scan.relation.cacheBuilder.serializer.isInstanceOf[DefaultCachedBatchSerializer] &&
+      // (A subclass may store its own bytes.)
+      scan.relation.cacheBuilder.serializer.getClass == classOf[DefaultCachedBatchSerializer] &&
       scan.output.forall(a => CachedColumnVector.decodes(a.dataType))
 }
 
