@@ -136,17 +136,17 @@ object VectorWriteRule {
       conf.getConf(SQLConf.PARQUET_WRITE_LEGACY_FORMAT) ||
       (SparkRebase.ofSession(conf).legacy && plan.output.exists(a =>
         SparkParquetLayout.holds(a.dataType)(t => t == DateType || t == TimestampType)))
+    def cached(p: SparkPlan): Option[SparkPlan] = p match {
+      case scan: InMemoryTableScanExec if CachedColumnsExec.decodable(scan) => Some(CachedColumnsExec(scan))
+      case _ => None
+    }
     // (A prepared plan, a table format's, has its ColumnarToRowExec in a code-generated stage.)
     def batches(p: SparkPlan): Option[SparkPlan] = p match {
       case ColumnarToRowExec(c) => Some(c)
       case WholeStageCodegenExec(ColumnarToRowExec(c)) => Some(c)
-      case scan: InMemoryTableScanExec if CachedColumnsExec.decodable(scan) => Some(CachedColumnsExec(scan))
-      // Under adaptive execution (a V1 write's plan, where Spark wraps the cache's scan).
-      case stage: QueryStageExec => stage.plan match {
-        case scan: InMemoryTableScanExec if CachedColumnsExec.decodable(scan) => Some(CachedColumnsExec(scan))
-        case _ => None
-      }
-      case _ => None
+      // Under adaptive execution (a V1 write's plan) the cache's scan is a query stage's.
+      case stage: QueryStageExec => cached(stage.plan)
+      case other => cached(other)
     }
     if (!VecRuntimeConf.columnarInput(conf) || rowsOnly) None
     else plan match {
