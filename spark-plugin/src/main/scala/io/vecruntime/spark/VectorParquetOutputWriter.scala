@@ -1,6 +1,6 @@
 package io.vecruntime.spark
 
-import io.vecruntime.parquet.{ColumnarParquetWriter, ParquetSchema, RowBatch, ValueRefusedException, VectorBuffers}
+import io.vecruntime.parquet.{ColumnarParquetWriter, ParquetSchema, RowBatch, RowType, ValueRefusedException, VectorBuffers}
 import io.vecruntime.spark.shims.SparkShims
 import java.io.{ByteArrayOutputStream, OutputStream}
 
@@ -318,8 +318,40 @@ class VectorParquetOutputWriter(
    */
   def length: Long = {
     if (pendingBatch != null) copyPending()
+    heldLength
+  }
+
+  private def heldLength: Long =
     if (writer == null) finalLength + bufferedBytes
     else writer.bytesWritten() + writer.nativeBytesHeld() + bufferedBytes
+
+  /**
+   * Whether [[length]] may be `target` or more, answered without copying the rows taken from a
+   * columnar batch where even their largest encoding would leave the file short of it (the
+   * batch is copied whole at its end instead of at each of a table format's checks).
+   */
+  def mayReach(target: Long): Boolean =
+    pendingBatch == null || maxRowBytes.forall(heldLength + (pendingEnd - pendingStart) * _ >= target)
+
+  /**
+   * Far more than a row of fixed-width columns adds to [[length]] once encoded: three times each
+   * value's width and 8 bytes a column (dictionary entry, id or plain value, levels, headers);
+   * None with a column of variable width.
+   */
+  private lazy val maxRowBytes: Option[Long] = {
+    val widths = layout.rowTypes.indices.map { c =>
+      layout.rowTypes(c) match {
+        case RowType.BOOLEAN | RowType.BYTE | RowType.SHORT | RowType.INT | RowType.DATE |
+            RowType.FLOAT => Some(4L)
+        case RowType.LONG | RowType.DOUBLE | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_MILLIS |
+            RowType.TIMESTAMP_NTZ | RowType.TIME => Some(8L)
+        case RowType.TIMESTAMP_INT96 => Some(12L)
+        case RowType.DECIMAL => Some(16L)
+        case RowType.FIXED_BINARY => Some(layout.rowArguments(c).toLong)
+        case _ => None
+      }
+    }
+    if (widths.forall(_.isDefined)) Some(widths.map(w => 3 * w.get + 8).sum) else None
   }
 
   /** Ends the file's open row group early: memory is short (see [[NativeMemory]]). */

@@ -333,10 +333,11 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
    * Files roll at the target size, near where Iceberg's roll (both estimate the bytes still
    * buffered: parquet-java its pages, the native writer its rows): 60,000 rows of (id, s).
    */
-  def assertRollsAsIceberg(name: String, rows: => DataFrame): Unit = {
+  def assertRollsAsIceberg(name: String, rows: => DataFrame, columns: String = "id bigint, s string",
+      target: Long = 60000): Unit = {
     def rolling(t: String): Unit = {
-      spark.sql(s"""CREATE TABLE $t (id bigint, s string) USING iceberg
-        TBLPROPERTIES ('write.target-file-size-bytes' = '60000',
+      spark.sql(s"""CREATE TABLE $t ($columns) USING iceberg
+        TBLPROPERTIES ('write.target-file-size-bytes' = '$target',
           'write.parquet.compression-codec' = 'uncompressed', 'write.parquet.dict-size-bytes' = '1024')""")
       rows.writeTo(t).append()
     }
@@ -433,6 +434,12 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
       val source = newDir("iceberg-columnar-rolling")
       spark.range(0, 60000, 1, 1).selectExpr("id", "sha2(cast(id as string), 256) as s").write.parquet(source)
       assertRollsAsIceberg("columnar_rolling", spark.read.parquet(source))
+      // Fixed-width columns: a batch's rows copied at its end, not at each of Iceberg's checks,
+      // while they cannot reach the target.
+      val fixedWidth = newDir("iceberg-columnar-rolling-fixed")
+      spark.range(0, 400000, 1, 1).selectExpr("id", "id * 7 as x", "id / 3.0d as d").write.parquet(fixedWidth)
+      assertRollsAsIceberg("columnar_rolling_fixed", spark.read.parquet(fixedWidth), "id bigint, x bigint, d double",
+        target = 500000)
     } finally cached.unpersist()
     // A fixed column from a Parquet scan (a Spark binary): read as rows, its width checked there.
     val fixedSource = newDir("iceberg-columnar-fixed")

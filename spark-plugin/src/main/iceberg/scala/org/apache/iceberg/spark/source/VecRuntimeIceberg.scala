@@ -440,7 +440,8 @@ final class NativeDataWriter(
       if (!floats.isEmpty) floats.update(row)
     }
 
-    def full: Boolean = writer.rowCount % 1000 == 0 && writer.length >= targetFileSize
+    def full: Boolean =
+      writer.rowCount % 1000 == 0 && writer.mayReach(targetFileSize) && writer.length >= targetFileSize
 
     /** Finishes the file: Iceberg's `DataFile` for it, metrics from its footer. */
     def finish(): DataFile = {
