@@ -327,16 +327,18 @@ class VectorParquetOutputWriter(
 
   /**
    * Whether [[length]] may be `target` or more, answered without copying the rows taken from a
-   * columnar batch where even their largest encoding would leave the file short of it (the
-   * batch is copied whole at its end instead of at each of a table format's checks).
+   * columnar batch where even a generous estimate of their encoding leaves the file short of it
+   * (the batch is copied whole at its end instead of at each of a table format's checks). Not a
+   * strict bound: a row group's dictionary pages count only once written, so a file can roll up
+   * to a batch later than by the exact length; a table format's target size is a target.
    */
   def mayReach(target: Long): Boolean =
     pendingBatch == null || maxRowBytes.forall(heldLength + (pendingEnd - pendingStart) * _ >= target)
 
   /**
-   * Far more than a row of fixed-width columns adds to [[length]] once encoded: three times each
-   * value's width and 8 bytes a column (dictionary entry, id or plain value, levels, headers);
-   * None with a column of variable width.
+   * Well above what a row of fixed-width columns adds to [[length]] once encoded: three times each
+   * value's width and 8 bytes a column (id or plain value, levels, page headers); None with a
+   * column of variable width.
    */
   private lazy val maxRowBytes: Option[Long] = {
     val widths = layout.rowTypes.indices.map { c =>
@@ -346,7 +348,9 @@ class VectorParquetOutputWriter(
         case RowType.LONG | RowType.DOUBLE | RowType.TIMESTAMP_MICROS | RowType.TIMESTAMP_MILLIS |
             RowType.TIMESTAMP_NTZ | RowType.TIME => Some(8L)
         case RowType.TIMESTAMP_INT96 => Some(12L)
-        case RowType.DECIMAL => Some(16L)
+        case RowType.DECIMAL =>
+          val precision = layout.rowArguments(c)
+          Some(if (precision <= 9) 4L else if (precision <= 18) 8L else 16L)
         case RowType.FIXED_BINARY => Some(layout.rowArguments(c).toLong)
         case _ => None
       }
