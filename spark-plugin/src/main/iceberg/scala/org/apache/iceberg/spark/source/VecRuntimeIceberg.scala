@@ -82,11 +82,11 @@ object VecRuntimeIceberg extends TableFormatPlanHook with Logging {
    * column: its width is checked on rows.
    */
   private def columnarInput(n: SparkPlan, conf: SQLConf): SparkPlan = {
-    val oneFile = n.productIterator.exists {
+    val readsBatches = n.productIterator.exists {
       case w: NativeIcebergWrite => w.reason.isEmpty && w.readsBatches
       case _ => false
     }
-    if (!oneFile) n
+    if (!readsBatches) n
     else VectorWriteRule.columnarChild(n.children.head, conf)
       .fold(n)(batches => n.withNewChildren(Seq(ColumnarInputExec(batches))))
   }

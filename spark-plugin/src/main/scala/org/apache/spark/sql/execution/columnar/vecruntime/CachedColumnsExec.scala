@@ -145,7 +145,7 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
           val end = math.min(values, i + run)
           while (i < end) { put(i, value); i += 1 }
         }
-      case Dictionary if kind == Ints || kind == Longs =>
+      case Dictionary =>
         val size = buf.getInt(at)
         at += 4
         val dictionary = Array.tabulate(size)(k => read(buf, at + k * width))
@@ -166,8 +166,8 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
           at += 1
           if (delta > Byte.MinValue) prev += delta
           else { prev = read(buf, at); at += width }
-          // IntDelta's sums wrap at 32 bits, as Spark's decoder's.
-          put(i, if (width == 4) prev.toInt else prev)
+          // (An int column's sums wrap at 32 bits in `put`, as in Spark's decoder.)
+          put(i, prev)
           i += 1
         }
       case other => throw unknownScheme(other)
