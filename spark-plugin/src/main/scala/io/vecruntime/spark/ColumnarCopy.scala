@@ -71,12 +71,14 @@ object ColumnarCopy {
         r += 1
       }
     }
-    def clearNulls(): Unit = if (nulls) {
-      var r = 0
-      while (r < n) {
-        if (v.isNullAt(start + r)) out.setNull(r)
-        r += 1
-      }
+    def clearNulls(): Unit = if (nulls) v match {
+      case c: CachedColumnVector => c.foreachNull(start, n)(r => out.setNull(r - start))
+      case _ =>
+        var r = 0
+        while (r < n) {
+          if (v.isNullAt(start + r)) out.setNull(r)
+          r += 1
+        }
     }
     t match {
       case RowType.INT | RowType.DATE =>

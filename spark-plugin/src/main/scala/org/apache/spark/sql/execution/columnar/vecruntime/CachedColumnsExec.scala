@@ -101,6 +101,8 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
   var floats: Array[Float] = Array.emptyFloatArray
   var doubles: Array[Double] = Array.emptyDoubleArray
   private var nulls: Array[Boolean] = Array.emptyBooleanArray
+  /** The null rows, ascending; the first `nullCount` are this batch's. */
+  private var nullRows: Array[Int] = Array.emptyIntArray
   private var nullCount = 0
 
   /** Decodes a cached column of `n` rows, in place of the last one. */
@@ -108,30 +110,40 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
     val buf = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder())
     reserve(n)
     nullCount = buf.getInt(0)
+    if (nullRows.length < nullCount) nullRows = new Array[Int](nullCount)
+    buf.position(4)
+    buf.asIntBuffer().get(nullRows, 0, nullCount)
     var at = 4 + 4 * nullCount
     val scheme = buf.getInt(at)
     at += 4
     val values = n - nullCount
     buf.position(at)
     // Values stored as they are, in the width held, copied in bulk (ints, longs and wide
-    // decimals, floats, doubles); compact decimals of up to 9 digits are longs held as ints.
+    // decimals, floats, doubles); compact decimals of up to 9 digits are longs held as ints,
+    // copied in bulk and narrowed in a loop the JIT vectorizes.
     (kind, scheme) match {
       case (Ints, PassThrough) if width == 4 => buf.asIntBuffer().get(ints, 0, values)
       case (Ints, PassThrough) if width == 8 =>
-        val unscaled = buf.asLongBuffer()
+        if (longs.length < values) longs = new Array[Long](values)
+        buf.asLongBuffer().get(longs, 0, values)
         var i = 0
-        while (i < values) { ints(i) = unscaled.get(i).toInt; i += 1 }
+        while (i < values) { ints(i) = longs(i).toInt; i += 1 }
       case (Longs, PassThrough) => buf.asLongBuffer().get(longs, 0, values)
       case (Floats, PassThrough) => buf.asFloatBuffer().get(floats, 0, values)
       case (Doubles, PassThrough) => buf.asDoubleBuffer().get(doubles, 0, values)
-      case (Ints | Longs, _) => integers(buf, at, scheme, values)
+      case (Ints, _) => integers(buf, at, scheme, values, ints, null)
+      case (Longs, _) => integers(buf, at, scheme, values, null, longs)
       case _ => throw unknownScheme(scheme)
     }
-    if (nullCount > 0) spreadOverNulls(buf, n)
+    if (nullCount > 0) spreadOverNulls(n)
   }
 
-  /** The `values` integers of the column, dense from row 0. */
-  private def integers(buf: ByteBuffer, start: Int, scheme: Int, values: Int): Unit = {
+  /**
+   * The `values` integers of the column, dense from row 0, into `is` (an int column) or `ls`.
+   * Each scheme has a loop per array, so that no value asks which.
+   */
+  private def integers(
+      buf: ByteBuffer, start: Int, scheme: Int, values: Int, is: Array[Int], ls: Array[Long]): Unit = {
     var at = start
     var i = 0
     scheme match {
@@ -143,14 +155,22 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
           val run = buf.getInt(at + width)
           at += width + 4
           val end = math.min(values, i + run)
-          while (i < end) { put(i, value); i += 1 }
+          if (is != null) java.util.Arrays.fill(is, i, end, value.toInt)
+          else java.util.Arrays.fill(ls, i, end, value)
+          i = end
         }
       case Dictionary =>
         val size = buf.getInt(at)
         at += 4
-        val dictionary = Array.tabulate(size)(k => read(buf, at + k * width))
-        at += size * width
-        while (i < values) { put(i, dictionary(buf.getShort(at + 2 * i))); i += 1 }
+        if (is != null) {
+          val dictionary = Array.tabulate(size)(k => read(buf, at + k * width).toInt)
+          at += size * width
+          while (i < values) { is(i) = dictionary(buf.getShort(at + 2 * i)); i += 1 }
+        } else {
+          val dictionary = Array.tabulate(size)(k => read(buf, at + k * width))
+          at += size * width
+          while (i < values) { ls(i) = dictionary(buf.getShort(at + 2 * i)); i += 1 }
+        }
       case BooleanBitSet =>
         at += 4
         var word = 0L
@@ -159,15 +179,25 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
           put(i, (word >>> (i % 64)) & 1)
           i += 1
         }
-      case IntDelta | LongDelta =>
+      case IntDelta if is != null =>
+        // (Sums wrap at 32 bits, as in Spark's decoder.)
+        var prev = 0
+        while (i < values) {
+          val delta = buf.get(at)
+          at += 1
+          if (delta > Byte.MinValue) prev += delta
+          else { prev = buf.getInt(at); at += 4 }
+          is(i) = prev
+          i += 1
+        }
+      case LongDelta if ls != null =>
         var prev = 0L
         while (i < values) {
           val delta = buf.get(at)
           at += 1
           if (delta > Byte.MinValue) prev += delta
-          else { prev = read(buf, at); at += width }
-          // (An int column's sums wrap at 32 bits in `put`, as in Spark's decoder.)
-          put(i, prev)
+          else { prev = buf.getLong(at); at += 8 }
+          ls(i) = prev
           i += 1
         }
       case other => throw unknownScheme(other)
@@ -184,29 +214,35 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
   private def put(i: Int, v: Long): Unit = if (kind == Ints) ints(i) = v.toInt else longs(i) = v
 
   /**
-   * Moves the dense values to their rows, from the last down (a row is never before its value's
-   * place), and marks the nulls.
+   * Moves the dense values to their rows, the run between two nulls at a time from the last
+   * down (a row is never before its value's place), and marks the nulls.
    */
-  private def spreadOverNulls(buf: ByteBuffer, n: Int): Unit = {
+  private def spreadOverNulls(n: Int): Unit = {
     java.util.Arrays.fill(nulls, 0, n, false)
-    var value = n - nullCount - 1
-    var k = nullCount - 1
-    var r = n - 1
-    while (r >= 0) {
-      if (k >= 0 && buf.getInt(4 + 4 * k) == r) {
-        nulls(r) = true
-        k -= 1
-      } else {
-        kind match {
-          case Ints => ints(r) = ints(value)
-          case Longs => longs(r) = longs(value)
-          case Floats => floats(r) = floats(value)
-          case _ => doubles(r) = doubles(value)
-        }
-        value -= 1
-      }
-      r -= 1
+    val array: AnyRef = kind match {
+      case Ints => ints
+      case Longs => longs
+      case Floats => floats
+      case _ => doubles
     }
+    var end = n // rows [end, n) hold their values
+    var k = nullCount - 1
+    while (k >= 0) {
+      val r = nullRows(k)
+      val run = end - r - 1
+      // Rows (r, end) take the values k + 1 nulls below them leave.
+      System.arraycopy(array, r + 1 - (k + 1), array, r + 1, run)
+      nulls(r) = true
+      end = r
+      k -= 1
+    }
+  }
+
+  /** Calls `f` with each null row in [start, start + n), ascending. */
+  def foreachNull(start: Int, n: Int)(f: Int => Unit): Unit = {
+    val from = java.util.Arrays.binarySearch(nullRows, 0, nullCount, start)
+    var k = if (from >= 0) from else -from - 1
+    while (k < nullCount && nullRows(k) < start + n) { f(nullRows(k)); k += 1 }
   }
 
   private def reserve(n: Int): Unit = {
