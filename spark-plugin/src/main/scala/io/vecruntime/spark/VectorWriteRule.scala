@@ -13,7 +13,7 @@ import org.apache.spark.sql.catalyst.catalog.CatalogStorageFormat
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression}
-import org.apache.spark.sql.execution.{CoalesceExec, ColumnarToRowExec, SortExec, SparkPlan, WholeStageCodegenExec}
+import org.apache.spark.sql.execution.{CoalesceExec, ColumnarToRowExec, ProjectExec, SortExec, SparkPlan, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.adaptive.QueryStageExec
 import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec
 import org.apache.spark.sql.execution.columnar.vecruntime.CachedColumnsExec
@@ -124,8 +124,9 @@ case class VectorWriteRule(session: SparkSession) extends Rule[SparkPlan] with L
 object VectorWriteRule {
   /**
    * The columnar plan whose batches the native writer reads in place of `plan`'s rows: a
-   * `ColumnarToRowExec`'s child or a cached table Spark reads as rows only ([[CachedColumnsExec]]),
-   * through a coalesce into fewer partitions, unless the setting
+   * `ColumnarToRowExec`'s child, a projection over one ([[ColumnarProjectExec]]) or a cached
+   * table Spark reads as rows only ([[CachedColumnsExec]]), through a coalesce into fewer
+   * partitions, unless the setting
    * is off or a column is converted from rows only: nested columns, geospatial ones (WKB
    * re-encoded), writeLegacyFormat's decimals and LEGACY-rebased datetimes (EXCEPTION checks
    * batches too: ColumnarCopy).
@@ -144,6 +145,12 @@ object VectorWriteRule {
     def batches(p: SparkPlan): Option[SparkPlan] = p match {
       case ColumnarToRowExec(c) => Some(c)
       case WholeStageCodegenExec(ColumnarToRowExec(c)) => Some(c)
+      // A projection over a scan's batches (computed columns): evaluated into batches.
+      case ProjectExec(list, ColumnarToRowExec(c)) if ColumnarProjectExec.supports(list, c.output) =>
+        Some(ColumnarProjectExec(list, c))
+      case WholeStageCodegenExec(ProjectExec(list, ColumnarToRowExec(c)))
+          if ColumnarProjectExec.supports(list, c.output) =>
+        Some(ColumnarProjectExec(list, c))
       // Under adaptive execution (a V1 write's plan) the cache's scan is a query stage's.
       case stage: QueryStageExec => cached(stage.plan)
       case other => cached(other)

@@ -243,6 +243,44 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     } finally wide.unpersist()
   }
 
+  test("a projection over a scan's batches is evaluated into batches") {
+    val src = newDir("project-src")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      allTypesDf(5000).write.parquet(src)
+    }
+    def projected(plan: org.apache.spark.sql.execution.SparkPlan) =
+      nodesOf(plan).exists(_.isInstanceOf[ColumnarProjectExec])
+    // Computed columns of each fixed width, nulls from the input and from the expression, a
+    // renamed and a moved column, each partition's own ids; batches of 333 rows.
+    def df = spark.read.parquet(src).selectExpr("s", "i64 as renamed",
+      "date_add(date, cast(i8 as int)) as day", "i32 % 1000 * 2 + i16 as i", "if(b, i64, null) as l",
+      "dec7 * 3 as dec", "cast(dec18 / 2 as decimal(18, 6)) as dec18", "d / 2 as half", "cast(f as double) as fd",
+      "ts + make_interval(0, 0, 0, 1) as later", "not b as nb", "cast(i8 as short) as sh",
+      "monotonically_increasing_id() as mid", "id")
+    withConf("spark.sql.parquet.columnarReaderBatchSize" -> "333") {
+      compareWriters("project")(df)
+      val plan = planOf(df.write.parquet(newDir("project-plan")))
+      assert(projected(plan), plan.treeString)
+    }
+    // A computed string or wide decimal keeps Spark's rows.
+    for (e <- Seq("concat(s, 'x')", "dec18 + 1")) {
+      val plan = planOf(spark.read.parquet(src).selectExpr("id", e).write.parquet(newDir("project-rows")))
+      assert(usesVecRuntime(plan) && !projected(plan), e)
+    }
+    // An expression's error is Spark's own (ANSI overflow), the write fails as Spark's does.
+    withConf("spark.sql.ansi.enabled" -> "true") {
+      val overflow = spark.read.parquet(src).selectExpr("id", "cast(i64 * 1000000000000 as int) as x")
+      val ours = intercept[Exception](overflow.write.parquet(newDir("project-error-ours")))
+      val theirs = withConf(VecRuntimeConf.ENABLED -> "false") {
+        intercept[Exception](overflow.write.parquet(newDir("project-error-spark")))
+      }
+      def rootCause(t: Throwable): Throwable = if (t.getCause == null) t else rootCause(t.getCause)
+      assert(rootCause(ours).getClass == rootCause(theirs).getClass, ours)
+      assert(rootCause(ours).getMessage.contains("CAST_OVERFLOW") ||
+        rootCause(ours).getMessage.contains("ARITHMETIC_OVERFLOW"), rootCause(ours))
+    }
+  }
+
   test("write statistics as Spark's: numFiles, numOutputRows, numOutputBytes") {
     def metrics(plan: org.apache.spark.sql.execution.SparkPlan) = writeMetrics(Seq(plan))
     val df = allTypesDf(3000).repartition(3)

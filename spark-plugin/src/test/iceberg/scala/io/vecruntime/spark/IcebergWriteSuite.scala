@@ -427,6 +427,15 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     spark.sql(s"CREATE TABLE $plan (${scan.schema.toDDL}) USING iceberg")
     assert(planOf(scan.writeTo(plan).append()).exists(_.isInstanceOf[ColumnarInputExec]))
     buildBoth("columnar_scan")(t => scan.writeTo(t).using("iceberg").create())
+    // Computed columns over the scan (a date from a number, as the benchmark's `days`).
+    val projected = scan.selectExpr("id", "date_add(day, cast(k as int)) as later", "amount * 2 as twice", "s")
+    val projectedPlan = table("projected_plan")
+    spark.sql(s"CREATE TABLE $projectedPlan (${projected.schema.toDDL}) USING iceberg")
+    assert(planOf(projected.writeTo(projectedPlan).append()).exists {
+      case ColumnarInputExec(_: ColumnarProjectExec) => true
+      case _ => false
+    })
+    buildBoth("columnar_projected")(t => projected.writeTo(t).using("iceberg").create())
     val cached = scan.cache()
     try {
       buildBoth("columnar_cached")(t => cached.writeTo(t).using("iceberg").create())
