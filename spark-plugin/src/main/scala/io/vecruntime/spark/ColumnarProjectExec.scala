@@ -4,11 +4,10 @@ import org.apache.spark.{SparkException, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Expression, MutableProjection, NamedExpression, SortOrder, SubqueryExpression}
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow
-import org.apache.spark.sql.catalyst.plans.physical.Partitioning
+import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, UnknownPartitioning}
 import org.apache.spark.sql.execution.{ExecSubqueryExpression, SparkPlan, UnaryExecNode}
 import org.apache.spark.sql.execution.vectorized.{MutableColumnarRow, OnHeapColumnVector, WritableColumnVector}
-import org.apache.spark.sql.types.{Decimal, DecimalType}
+import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
 /**
@@ -22,9 +21,12 @@ case class ColumnarProjectExec(projectList: Seq[NamedExpression], child: SparkPl
   extends UnaryExecNode {
   override def output: Seq[Attribute] = projectList.map(_.toAttribute)
 
-  override def outputPartitioning: Partitioning = child.outputPartitioning
+  // Put in place after the plan's requirements are met: it claims nothing (the child's would
+  // name columns the projection may drop).
+  override def outputPartitioning: Partitioning =
+    UnknownPartitioning(child.outputPartitioning.numPartitions)
 
-  override def outputOrdering: Seq[SortOrder] = child.outputOrdering
+  override def outputOrdering: Seq[SortOrder] = Nil
 
   override def supportsColumnar: Boolean = true
 
@@ -39,25 +41,41 @@ case class ColumnarProjectExec(projectList: Seq[NamedExpression], child: SparkPl
     child.executeColumnar().mapPartitionsWithIndex { (index, batches) =>
       val vectors: Array[WritableColumnVector] =
         computed.map(e => new OnHeapColumnVector(ColumnarProjectExec.Capacity, e.dataType)).toArray
-      Option(TaskContext.get()).foreach(_.addTaskCompletionListener[Unit](_ => vectors.foreach(_.close())))
+      // Closed once the partition's batches are read (a coalesced task reads many partitions;
+      // the writer is done with a batch before it asks for the next), or when the task fails.
+      def close(): Unit = vectors.foreach(_.close())
+      Option(TaskContext.get()).foreach(_.addTaskCompletionListener[Unit](_ => close()))
       val target = new MutableColumnarRow(vectors)
       val project: MutableProjection = MutableProjection.create(computed, inputs)
       project.initialize(index)
       project.target(target)
-      batches.map { batch =>
-        val n = batch.numRows
-        vectors.foreach { v => v.reset(); v.reserve(n) }
-        var r = 0
-        while (r < n) {
-          target.rowId = r
-          project(batch.getRow(r))
-          r += 1
+      new Iterator[ColumnarBatch] {
+        private var done = false
+
+        override def hasNext: Boolean = !done && {
+          done = !batches.hasNext
+          if (done) close()
+          !done
         }
-        var k = 0
-        val columns = passed.map { i =>
-          if (i >= 0) batch.column(i) else { k += 1; vectors(k - 1): ColumnVector }
+
+        override def next(): ColumnarBatch = {
+          val batch = batches.next()
+          val n = batch.numRows
+          if (vectors.nonEmpty) {
+            vectors.foreach { v => v.reset(); v.reserve(n) }
+            var r = 0
+            while (r < n) {
+              target.rowId = r
+              project(batch.getRow(r))
+              r += 1
+            }
+          }
+          var k = 0
+          val columns = passed.map { i =>
+            if (i >= 0) batch.column(i) else { k += 1; vectors(k - 1): ColumnVector }
+          }
+          new ColumnarBatch(columns, n)
         }
-        new ColumnarBatch(columns, n)
       }
     }
   }
@@ -77,16 +95,18 @@ object ColumnarProjectExec {
   }
 
   /**
-   * Whether the projection can run over batches: each computed column of a type a
-   * `MutableColumnarRow` holds in fixed width (Spark's fixed-width types, decimals up to 18
-   * digits: a wider decimal's null comes as `setDecimal(null)`, which it does not take), and no
-   * subquery.
+   * Whether the projection can run over batches: each computed column of a fixed-width type a
+   * `MutableColumnarRow` holds and `ColumnarCopy` copies (decimals up to 18 digits: a wider
+   * decimal's null comes as `setDecimal(null)`, which `MutableColumnarRow` does not take), and
+   * no subquery.
    */
   def supports(projectList: Seq[NamedExpression], inputs: Seq[Attribute]): Boolean =
     projectList.forall { e =>
       val fixed = e.dataType match {
+        case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
+            DateType | TimestampType | TimestampNTZType => true
         case d: DecimalType => d.precision <= Decimal.MAX_LONG_DIGITS
-        case t => UnsafeRow.isMutable(t)
+        case _ => false
       }
       (passedOn(e, inputs) >= 0 || fixed) && !e.exists {
         case _: SubqueryExpression | _: ExecSubqueryExpression => true

@@ -258,9 +258,30 @@ class VectorWriteSuite extends VecRuntimeSparkSession with AllTypesData {
       "ts + make_interval(0, 0, 0, 1) as later", "not b as nb", "cast(i8 as short) as sh",
       "monotonically_increasing_id() as mid", "id")
     withConf("spark.sql.parquet.columnarReaderBatchSize" -> "333") {
+      assert(df.rdd.getNumPartitions >= 2, "partitions of their own ids")
       compareWriters("project")(df)
       val plan = planOf(df.write.parquet(newDir("project-plan")))
       assert(projected(plan), plan.treeString)
+    }
+    // Batches beyond the vectors' first capacity (4,096), files rolled in the middle of a batch,
+    // and two partitions coalesced into one task (each partition's vectors closed after its
+    // batches: the writer must have copied the last one).
+    val large = newDir("project-large")
+    withConf(VecRuntimeConf.ENABLED -> "false") {
+      spark.range(0, 30000, 1, 2).selectExpr("id", "if(id % 7 = 0, null, id * 3) as x").write.parquet(large)
+    }
+    def wide = spark.read.parquet(large).selectExpr("x * 2 + 1 as y", "cast(x % 100 as tinyint) as b",
+      "cast(x as float) / 3 as f", "cast(timestamp_seconds(x) as timestamp_ntz) as ntz",
+      "cast(null as int) + id as nothing", "id")
+    withConf("spark.sql.parquet.columnarReaderBatchSize" -> "10000") {
+      assert(spark.read.parquet(large).rdd.getNumPartitions == 2)
+      compareWriters("project-large")(wide)
+      val (rolled, _) = compareWriters("project-rolled",
+        (df, dir) => df.write.option("maxRecordsPerFile", 777).parquet(dir))(wide)
+      assert(dataFiles(rolled).size >= 39)
+      val (one, _) = compareWriters("project-coalesced")(wide.coalesce(1))
+      assert(dataFiles(one).size == 1)
+      assert(projected(planOf(wide.coalesce(1).write.parquet(newDir("project-coalesced-plan")))))
     }
     // A computed string or wide decimal keeps Spark's rows.
     for (e <- Seq("concat(s, 'x')", "dec18 + 1")) {

@@ -428,7 +428,8 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     assert(planOf(scan.writeTo(plan).append()).exists(_.isInstanceOf[ColumnarInputExec]))
     buildBoth("columnar_scan")(t => scan.writeTo(t).using("iceberg").create())
     // Computed columns over the scan (a date from a number, as the benchmark's `days`).
-    val projected = scan.selectExpr("id", "date_add(day, cast(k as int)) as later", "amount * 2 as twice", "s")
+    val projected = scan.selectExpr("id", "date_add(day, cast(k as int)) as later", "amount * 2 as twice", "s",
+      "f * 2 as f2", "if(s is null, null, id) as maybe")
     val projectedPlan = table("projected_plan")
     spark.sql(s"CREATE TABLE $projectedPlan (${projected.schema.toDDL}) USING iceberg")
     assert(planOf(projected.writeTo(projectedPlan).append()).exists {

@@ -97,6 +97,7 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
     case _ => 8
   }
   var ints: Array[Int] = Array.emptyIntArray
+  /** A long column's values; an int column's scratch space (narrow decimals' bulk copy). */
   var longs: Array[Long] = Array.emptyLongArray
   var floats: Array[Float] = Array.emptyFloatArray
   var doubles: Array[Double] = Array.emptyDoubleArray
