@@ -121,7 +121,7 @@ final class CachedColumnVector(t: DataType) extends ColumnVector(t) {
     buf.position(at)
     // Values stored as they are, in the width held, copied in bulk (ints, longs and wide
     // decimals, floats, doubles); compact decimals of up to 9 digits are longs held as ints,
-    // copied in bulk and narrowed in a loop the JIT vectorizes.
+    // copied in bulk, then narrowed array to array.
     (kind, scheme) match {
       case (Ints, PassThrough) if width == 4 => buf.asIntBuffer().get(ints, 0, values)
       case (Ints, PassThrough) if width == 8 =>
