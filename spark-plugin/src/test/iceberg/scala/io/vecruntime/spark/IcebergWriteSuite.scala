@@ -418,24 +418,24 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     }
   }
 
+  /** The columnar plan an append of `df` into a new table `name` reads, if it reads batches. */
+  private def batchesRead(name: String, df: DataFrame): Option[org.apache.spark.sql.execution.SparkPlan] = {
+    val t = table(name)
+    spark.sql(s"CREATE TABLE $t (${df.schema.toDDL}) USING iceberg")
+    planOf(df.writeTo(t).append()).collectFirst { case ColumnarInputExec(c) => c }
+  }
+
   test("a columnar query (a Parquet scan, a cached table) is read batch by batch", IcebergMainLine) {
     val src = newDir("iceberg-columnar-source")
     rowsDf().selectExpr("id", "k", "s", "d", "f", "day", "ts", "ntz", "amount", "wide", "flag", "bin")
       .write.parquet(src)
     val scan = spark.read.parquet(src)
-    val plan = table("columnar_plan")
-    spark.sql(s"CREATE TABLE $plan (${scan.schema.toDDL}) USING iceberg")
-    assert(planOf(scan.writeTo(plan).append()).exists(_.isInstanceOf[ColumnarInputExec]))
+    assert(batchesRead("columnar_plan", scan).isDefined)
     buildBoth("columnar_scan")(t => scan.writeTo(t).using("iceberg").create())
     // Computed columns over the scan (a date from a number, as the benchmark's `days`).
     val projected = scan.selectExpr("id", "date_add(day, cast(k as int)) as later", "amount * 2 as twice", "s",
       "f * 2 as f2", "if(s is null, null, id) as maybe")
-    val projectedPlan = table("projected_plan")
-    spark.sql(s"CREATE TABLE $projectedPlan (${projected.schema.toDDL}) USING iceberg")
-    assert(planOf(projected.writeTo(projectedPlan).append()).exists {
-      case ColumnarInputExec(_: ColumnarProjectExec) => true
-      case _ => false
-    })
+    assert(batchesRead("projected_plan", projected).exists(_.isInstanceOf[ColumnarProjectExec]))
     buildBoth("columnar_projected")(t => projected.writeTo(t).using("iceberg").create())
     val cached = scan.cache()
     try {
@@ -466,12 +466,7 @@ class IcebergWriteSuite extends VecRuntimeSparkSession with AllTypesData {
     val schemes = cacheSchemesDf(20000).drop("i8_runs", "i8", "i16", "i16_runs").cache()
     try {
       schemes.count()
-      val decoded = table("cached_plan")
-      spark.sql(s"CREATE TABLE $decoded (${schemes.schema.toDDL}) USING iceberg")
-      assert(planOf(schemes.writeTo(decoded).append()).exists {
-        case ColumnarInputExec(_: CachedColumnsExec) => true
-        case _ => false
-      })
+      assert(batchesRead("cached_plan", schemes).exists(_.isInstanceOf[CachedColumnsExec]))
       buildBoth("cached_schemes")(t => schemes.writeTo(t).using("iceberg").create())
     } finally schemes.unpersist()
   }
